@@ -1,0 +1,189 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * Tables of the shop. Money is integer cents. Constraints keep the data valid even if code is wrong:
+ * stock never below 0, minOrder at least 1, no negative prices, one user per email, one payment per
+ * transaction id, and foreign keys between them.
+ */
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Kept lower-case; the sign-in identity. */
+    email: text('email').notNull(),
+    firebaseUid: text('firebase_uid'),
+    name: text('name').notNull().default(''),
+    avatar: text('avatar').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    education: text('education').notNull().default(''),
+    location: text('location').notNull().default(''),
+    linkedIn: text('linked_in').notNull().default(''),
+    role: text('role', { enum: ['admin', 'customer'] }).notNull().default('customer'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_firebase_uid_key').on(t.firebaseUid),
+    index('users_created_at_idx').on(t.createdAt.desc(), t.id),
+    check('users_role_check', sql`${t.role} in ('admin', 'customer')`),
+    check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const parts = pgTable(
+  'parts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    image: text('image').notNull().default(''),
+    priceCents: integer('price_cents').notNull(),
+    minOrder: integer('min_order').notNull(),
+    available: integer('available').notNull(),
+    /** Units taken by orders that were not cancelled; ranks popular parts. */
+    sold: integer('sold').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('parts_price_check', sql`${t.priceCents} >= 0`),
+    check('parts_min_order_check', sql`${t.minOrder} >= 1`),
+    check('parts_available_check', sql`${t.available} >= 0`),
+    check('parts_sold_check', sql`${t.sold} >= 0`),
+    index('parts_created_at_idx').on(t.createdAt.desc(), t.id),
+    index('parts_popular_idx').on(t.sold.desc(), t.createdAt.desc()),
+    index('parts_name_lower_idx').on(sql`lower(${t.name})`),
+  ],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Null once the user is deleted; paid orders are kept for the books. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    address: text('address').notNull().default(''),
+    partId: uuid('part_id').references(() => parts.id, { onDelete: 'set null' }),
+    partName: text('part_name').notNull(),
+    partImage: text('part_image').notNull().default(''),
+    orderAmount: integer('order_amount').notNull(),
+    unitPriceCents: integer('unit_price_cents').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    status: text('status', { enum: ['unpaid', 'paid', 'shipped'] }).notNull().default('unpaid'),
+    transactionId: text('transaction_id'),
+    createdAt: createdAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
+    shippedAt: timestamp('shipped_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    check('orders_amount_check', sql`${t.orderAmount} > 0`),
+    check('orders_price_check', sql`${t.unitPriceCents} >= 0 and ${t.totalCents} = ${t.unitPriceCents} * ${t.orderAmount}`),
+    check('orders_status_check', sql`${t.status} in ('unpaid', 'paid', 'shipped')`),
+    check('orders_paid_has_transaction_check', sql`(${t.status} = 'unpaid') = (${t.transactionId} is null)`),
+    uniqueIndex('orders_transaction_id_key').on(t.transactionId),
+    index('orders_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('orders_created_at_idx').on(t.createdAt.desc(), t.id),
+    index('orders_status_created_idx').on(t.status, t.createdAt.desc()),
+    index('orders_part_idx').on(t.partId),
+    index('orders_email_idx').on(t.email),
+  ],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    partId: uuid('part_id').references(() => parts.id, { onDelete: 'set null' }),
+    partName: text('part_name').notNull(),
+    transactionId: text('transaction_id').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    gateway: text('gateway', { enum: ['test', 'stripe'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_transaction_id_key').on(t.transactionId),
+    uniqueIndex('payments_order_id_key').on(t.orderId),
+    index('payments_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('payments_email_idx').on(t.email),
+    check('payments_amount_check', sql`${t.amountCents} > 0`),
+  ],
+);
+
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    partId: uuid('part_id').references(() => parts.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    avatar: text('avatar').notNull().default(''),
+    text: text('text').notNull(),
+    partName: text('part_name').notNull().default(''),
+    partImage: text('part_image').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('reviews_created_at_idx').on(t.createdAt.desc(), t.id),
+    index('reviews_part_idx').on(t.partId),
+    uniqueIndex('reviews_user_part_key').on(t.userId, t.partId),
+    check('reviews_text_check', sql`length(trim(${t.text})) > 0`),
+  ],
+);
+
+/** Payment intents of the built-in test gateway (Stripe keeps its own). */
+export const testPaymentIntents = pgTable(
+  'test_payment_intents',
+  {
+    id: text('id').primaryKey(),
+    clientSecret: text('client_secret').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    status: text('status', { enum: ['requires_payment_method', 'succeeded', 'canceled'] })
+      .notNull()
+      .default('requires_payment_method'),
+    orderId: uuid('order_id').notNull(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('test_payment_intents_amount_check', sql`${t.amountCents} > 0`),
+    check('test_payment_intents_status_check', sql`${t.status} in ('requires_payment_method', 'succeeded', 'canceled')`),
+    index('test_payment_intents_order_idx').on(t.orderId),
+  ],
+);
+
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    phone: text('phone').notNull().default(''),
+    email: text('email').notNull(),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contact_messages_created_at_idx').on(t.createdAt.desc(), t.id)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type PartRow = typeof parts.$inferSelect;
+export type OrderRow = typeof orders.$inferSelect;
+export type PaymentRow = typeof payments.$inferSelect;
+export type ReviewRow = typeof reviews.$inferSelect;
+export type TestPaymentIntentRow = typeof testPaymentIntents.$inferSelect;
+export type ContactMessageRow = typeof contactMessages.$inferSelect;

@@ -1,0 +1,11 @@
+import type { AppError } from '../errors';
+import type { Actor } from '../services/actor';
+import type { Services } from '../services';
+
+/** What every resolver gets: who is calling and the services that do the work. */
+export interface GraphQLContext {
+  actor: Actor | null;
+  /** Why a token that was sent was not accepted (expired, forged); reported when a field needs a caller. */
+  authError: AppError | null;
+  services: Services;
+}

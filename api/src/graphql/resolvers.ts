@@ -1,0 +1,82 @@
+import { centsToDollars } from '@partsyard/common';
+import type { Resolvers } from './generated';
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+const isoRequired = (date: Date) => date.toISOString();
+
+/** Thin adapters: each says which service does the work; rights are in the schema and the services. */
+export const resolvers: Resolvers = {
+  Role: { ADMIN: 'admin', CUSTOMER: 'customer' },
+  OrderStatus: { UNPAID: 'unpaid', PAID: 'paid', SHIPPED: 'shipped' },
+  PaymentMode: { TEST: 'test', STRIPE: 'stripe' },
+
+  Query: {
+    parts: (_, args, { services }) => services.parts.listParts(args),
+    part: async (_, { id }, { services }) => {
+      try {
+        return await services.parts.getPart(id);
+      } catch {
+        return null;
+      }
+    },
+    popularParts: (_, { limit }, { services }) => services.parts.popularParts(limit),
+    reviews: (_, { limit }, { services }) => services.reviews.listReviews(limit),
+    me: (_, __, { services, actor }) => services.users.me(actor),
+    myOrders: (_, args, { services, actor }) => services.orders.myOrders(actor, args),
+    myPayments: (_, __, { services, actor }) => services.payments.myPayments(actor),
+    order: (_, { id }, { services, actor }) => services.orders.getOrder(actor, id),
+    orders: (_, args, { services, actor }) => services.orders.allOrders(actor, args),
+    users: (_, args, { services, actor }) => services.users.listUsers(actor, args),
+    isAdmin: (_, { email }, { services, actor }) => services.users.isAdmin(actor, email),
+    contactMessages: (_, args, { services, actor }) => services.contact.listMessages(actor, args),
+    paymentSettings: (_, __, { services }) => services.payments.paymentSettings(),
+  },
+
+  Mutation: {
+    signIn: (_, { idToken, profile }, { services }) => services.users.signIn(idToken, profile),
+    updateProfile: (_, { input }, { services, actor }) => services.users.updateProfile(actor, input),
+    addPart: (_, { input }, { services, actor }) => services.parts.addPart(actor, input),
+    deletePart: (_, { id }, { services, actor }) => services.parts.deletePart(actor, id),
+    placeOrder: (_, { input }, { services, actor }) => services.orders.placeOrder(actor, input),
+    cancelOrder: (_, { id }, { services, actor }) => services.orders.cancelOrder(actor, id),
+    createPaymentIntent: (_, { orderId }, { services, actor }) => services.payments.createPaymentIntent(actor, orderId),
+    payWithTestCard: (_, { paymentIntentId, card }, { services, actor }) =>
+      services.payments.payWithTestCard(actor, paymentIntentId, card),
+    confirmPayment: (_, { orderId, paymentIntentId }, { services, actor }) =>
+      services.payments.confirmPayment(actor, orderId, paymentIntentId),
+    markOrderShipped: (_, { id }, { services, actor }) => services.orders.markShipped(actor, id),
+    addReview: (_, { input }, { services, actor }) => services.reviews.addReview(actor, input),
+    grantAdmin: async (_, { email }, { services, actor }) => (await services.users.grantAdmin(actor, email)).user,
+    deleteUser: (_, { id }, { services, actor }) => services.users.deleteUser(actor, id),
+    sendContactMessage: (_, { input }, { services }) => services.contact.sendMessage(input),
+  },
+
+  Part: {
+    price: (part) => centsToDollars(part.priceCents),
+  },
+  Order: {
+    unitPrice: (order) => centsToDollars(order.unitPriceCents),
+    price: (order) => centsToDollars(order.totalCents),
+    paid: (order) => order.status !== 'unpaid',
+    createdAt: (order) => isoRequired(order.createdAt),
+    paidAt: (order) => iso(order.paidAt),
+    shippedAt: (order) => iso(order.shippedAt),
+  },
+  User: {
+    isAdmin: (user) => user.role === 'admin',
+    createdAt: (user) => isoRequired(user.createdAt),
+  },
+  Review: {
+    createdAt: (review) => isoRequired(review.createdAt),
+  },
+  Payment: {
+    amount: (payment) => centsToDollars(payment.amountCents),
+    createdAt: (payment) => isoRequired(payment.createdAt),
+  },
+  PaymentIntent: {
+    amount: (intent) => centsToDollars(intent.amountCents),
+  },
+  ContactMessage: {
+    createdAt: (message) => isoRequired(message.createdAt),
+  },
+};

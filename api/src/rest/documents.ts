@@ -1,0 +1,77 @@
+import { centsToDollars } from '@partsyard/common';
+import type { ContactMessageRow, OrderRow, PartRow, PaymentRow, ReviewRow, UserRow } from '../db/schema';
+
+/**
+ * The REST shim speaks the document shapes of the original shop: `_id` strings and the field names of
+ * spec §3, prices in dollars.
+ */
+export const partDocument = (p: PartRow) => ({
+  _id: p.id,
+  name: p.name,
+  description: p.description,
+  image: p.image,
+  price: centsToDollars(p.priceCents),
+  minOrder: p.minOrder,
+  available: p.available,
+});
+
+export const orderDocument = (o: OrderRow) => ({
+  _id: o.id,
+  name: o.name,
+  email: o.email,
+  phone: o.phone,
+  price: centsToDollars(o.totalCents),
+  unitPrice: centsToDollars(o.unitPriceCents),
+  orderAmount: o.orderAmount,
+  address: o.address,
+  partName: o.partName,
+  partImage: o.partImage,
+  partId: o.partId,
+  paid: o.status !== 'unpaid',
+  status: o.status,
+  transactionId: o.transactionId ?? undefined,
+  createdAt: o.createdAt.toISOString(),
+});
+
+export const userDocument = (u: UserRow) => ({
+  _id: u.id,
+  email: u.email,
+  name: u.name,
+  avatar: u.avatar,
+  phone: u.phone,
+  education: u.education,
+  location: u.location,
+  linkedIn: u.linkedIn,
+  role: u.role,
+});
+
+export const reviewDocument = (r: ReviewRow) => ({
+  _id: r.id,
+  name: r.name,
+  email: r.email,
+  avatar: r.avatar,
+  text: r.text,
+  partName: r.partName,
+  partImage: r.partImage,
+  partId: r.partId,
+});
+
+export const paymentDocument = (p: PaymentRow) => ({
+  _id: p.id,
+  orderId: p.orderId,
+  partId: p.partId,
+  partName: p.partName,
+  email: p.email,
+  transactionId: p.transactionId,
+  amount: centsToDollars(p.amountCents),
+});
+
+export const contactDocument = (m: ContactMessageRow) => ({
+  _id: m.id,
+  firstName: m.firstName,
+  lastName: m.lastName,
+  phone: m.phone,
+  email: m.email,
+  message: m.message,
+  createdAt: m.createdAt.toISOString(),
+});

@@ -1,0 +1,251 @@
+import { dollarsToCents } from '@partsyard/common';
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { AppError, badInput, httpStatusOf } from '../errors';
+import { bearerToken, resolveCaller, type Caller } from '../http/caller';
+import type { AccessTokens } from '../identity/accessTokens';
+import type { Services } from '../services';
+import { requireActor } from '../services/actor';
+import {
+  contactDocument,
+  orderDocument,
+  partDocument,
+  paymentDocument,
+  reviewDocument,
+  userDocument,
+} from './documents';
+
+type Handler = (req: Request, caller: Caller) => Promise<unknown>;
+
+const inserted = (id: string) => ({ acknowledged: true, insertedId: id });
+const deleted = (count: number) => ({ acknowledged: true, deletedCount: count });
+const updated = (matched: number, modified: number) => ({ acknowledged: true, matchedCount: matched, modifiedCount: modified });
+
+const body = (req: Request): Record<string, unknown> =>
+  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+const param = (req: Request, name: string): string => String(req.params[name] ?? '');
+const query = (req: Request, name: string): string | undefined =>
+  typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined;
+const optionalInt = (value: string | undefined, field: string): number | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw badInput({ [field]: 'Must be a whole number' });
+  return n;
+};
+
+/** A caller is needed: without one, or with a bad token, the answer is 401 (admin rights are the services'). */
+const signedIn = (caller: Caller) => {
+  if (!caller.actor && caller.authError) throw caller.authError;
+  return requireActor(caller.actor);
+};
+
+/**
+ * The REST compatibility shim: every row of spec §7 under /api, in document shapes, through the same
+ * services (and so the same checks) as GraphQL.
+ */
+export function createRestRouter(services: Services, tokens: AccessTokens): Router {
+  const router = Router();
+
+  const route = (handler: Handler) => async (req: Request, res: Response) => {
+    const caller = await resolveCaller(req.headers.authorization, tokens, services.users);
+    res.json(await handler(req, caller));
+  };
+
+  // Stripe signs the raw bytes: this route reads its own body, before the JSON parser.
+  router.post('/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res) => {
+    const signature = req.headers['stripe-signature'];
+    if (typeof signature !== 'string') throw badInput({ signature: 'Stripe-Signature header is missing' });
+    res.json(await services.payments.handleWebhook(req.body as Buffer, signature));
+  });
+
+  router.use(express.json({ limit: '100kb' }));
+
+  // Parts
+  router.get(
+    '/parts',
+    route(async (req) => {
+      const result = await services.parts.listParts({
+        search: query(req, 'search'),
+        offset: optionalInt(query(req, 'offset'), 'offset'),
+        limit: optionalInt(query(req, 'limit'), 'limit') ?? 100,
+      });
+      return result.items.map(partDocument);
+    }),
+  );
+  router.get('/parts/:partId', route(async (req) => partDocument(await services.parts.getPart(param(req, 'partId')))));
+  router.post('/parts', route(async (req, caller) => inserted((await services.parts.addPart(signedIn(caller), body(req))).id)));
+  router.delete('/part/:id', route(async (req, caller) => deleted((await services.parts.deletePart(signedIn(caller), param(req, 'id'))) ? 1 : 0)));
+
+  // Reviews
+  router.get(
+    '/reviews',
+    route(async (req) => (await services.reviews.listReviews(optionalInt(query(req, 'limit'), 'limit') ?? 100)).map(reviewDocument)),
+  );
+  router.post(
+    '/reviews',
+    route(async (req, caller) => {
+      const { partId, text } = body(req);
+      return inserted((await services.reviews.addReview(signedIn(caller), { partId, text })).id);
+    }),
+  );
+
+  // Orders
+  router.post(
+    '/orders',
+    route(async (req, caller) => {
+      const actor = signedIn(caller);
+      const input = body(req);
+      if (typeof input.email === 'string' && input.email.trim().toLowerCase() !== actor.email) {
+        throw badInput({ email: 'Orders are placed with your own email' });
+      }
+      // price, partName and partImage are the server's: whatever the client sends for them is ignored.
+      const order = await services.orders.placeOrder(actor, {
+        partId: String(input.partId ?? ''),
+        name: input.name,
+        phone: input.phone,
+        orderAmount: input.orderAmount,
+        address: input.address,
+      });
+      return inserted(order.id);
+    }),
+  );
+  router.get(
+    '/orders',
+    route(async (req, caller) => {
+      const { items } = await services.orders.allOrders(signedIn(caller), {
+        offset: optionalInt(query(req, 'offset'), 'offset'),
+        limit: optionalInt(query(req, 'limit'), 'limit') ?? 200,
+      });
+      return items.map(orderDocument);
+    }),
+  );
+  router.get(
+    '/orders/filter',
+    route(async (req, caller) => (await services.orders.ordersByEmail(signedIn(caller), query(req, 'email') ?? '')).map(orderDocument)),
+  );
+  router.get('/order/:orderId', route(async (req, caller) => orderDocument(await services.orders.getOrder(signedIn(caller), param(req, 'orderId')))));
+  router.delete('/order/:id', route(async (req, caller) => deleted((await services.orders.cancelOrder(signedIn(caller), param(req, 'id'))) ? 1 : 0)));
+  router.patch(
+    '/order/:id',
+    route(async (req, caller) => {
+      const actor = signedIn(caller);
+      const { transactionId } = body(req);
+      if (typeof transactionId !== 'string' || !transactionId.trim()) {
+        throw badInput({ transactionId: 'transactionId is required' });
+      }
+      const before = await services.orders.getOrder(actor, param(req, 'id'));
+      await services.payments.confirmPayment(actor, before.id, transactionId.trim());
+      return updated(1, before.status === 'unpaid' ? 1 : 0);
+    }),
+  );
+  router.patch(
+    '/order/:id/shipped',
+    route(async (req, caller) => {
+      const actor = signedIn(caller);
+      const before = await services.orders.getOrder(actor, param(req, 'id'));
+      const after = await services.orders.markShipped(actor, before.id);
+      return updated(1, before.status === after.status ? 0 : 1);
+    }),
+  );
+
+  // Payments
+  router.post(
+    '/create-payment-intent',
+    route(async (req, caller) => {
+      const actor = signedIn(caller);
+      const { orderId, price } = body(req);
+      if (typeof orderId !== 'string' || !orderId) throw badInput({ orderId: 'orderId is required' });
+      const order = await services.orders.getOrder(actor, orderId);
+      if (price !== undefined && dollarsToCents(Number(price)) !== order.totalCents) {
+        throw badInput({ price: "The price does not match the order's total" });
+      }
+      const intent = await services.payments.createPaymentIntent(actor, orderId);
+      return { clientSecret: intent.clientSecret, paymentIntentId: intent.id, amount: intent.amountCents / 100, currency: intent.currency };
+    }),
+  );
+  router.post(
+    '/test-gateway/pay',
+    route(async (req, caller) => {
+      const { paymentIntentId, card } = body(req);
+      const c = (card && typeof card === 'object' ? card : {}) as Record<string, unknown>;
+      return services.payments.payWithTestCard(signedIn(caller), String(paymentIntentId ?? ''), {
+        number: String(c.number ?? ''),
+        expMonth: Number(c.expMonth),
+        expYear: Number(c.expYear),
+        cvc: String(c.cvc ?? ''),
+      });
+    }),
+  );
+  router.get(
+    '/payments/filter',
+    route(async (req, caller) => (await services.payments.paymentsByEmail(signedIn(caller), query(req, 'email') ?? '')).map(paymentDocument)),
+  );
+
+  // Users
+  router.get('/users', route(async (req, caller) => (await services.users.listUsers(signedIn(caller), { limit: optionalInt(query(req, 'limit'), 'limit') ?? 200, offset: optionalInt(query(req, 'offset'), 'offset') })).items.map(userDocument)));
+  router.put(
+    '/user/admin/:email',
+    route(async (req, caller) => {
+      const { modified } = await services.users.grantAdmin(signedIn(caller), param(req, 'email'));
+      return updated(1, modified ? 1 : 0);
+    }),
+  );
+  router.get('/admin/:email', route(async (req, caller) => ({ admin: await services.users.isAdmin(signedIn(caller), param(req, 'email')) })));
+  router.get('/user/:email', route(async (req, caller) => userDocument(await services.users.profileByEmail(signedIn(caller), param(req, 'email')))));
+  router.put(
+    '/user/:email',
+    route(async (req, caller) => {
+      const email = param(req, 'email');
+      if (caller.actor) {
+        // Our own access token: a profile update by the user themselves.
+        if (caller.actor.email !== email.trim().toLowerCase()) throw new AppError('FORBIDDEN', 'You may only update your own profile');
+        await services.users.updateProfile(caller.actor, body(req));
+        return { result: updated(1, 1) };
+      }
+      // Otherwise the bearer must be a Firebase ID token for this email: sign-in.
+      const idToken = bearerToken(req.headers.authorization);
+      if (!idToken) throw new AppError('UNAUTHENTICATED', 'Sign in with Firebase first: send its ID token as a Bearer token');
+      const { email: _ignored, ...profile } = body(req);
+      const { token, user, inserted: created } = await services.users.signIn(idToken, profile, email);
+      return {
+        result: {
+          acknowledged: true,
+          matchedCount: created ? 0 : 1,
+          modifiedCount: created ? 0 : 1,
+          upsertedCount: created ? 1 : 0,
+          upsertedId: created ? user.id : null,
+        },
+        token,
+      };
+    }),
+  );
+  router.delete('/user/:id', route(async (req, caller) => deleted((await services.users.deleteUser(signedIn(caller), param(req, 'id'))) ? 1 : 0)));
+
+  // Contact messages
+  router.post('/contact', route(async (req) => inserted((await services.contact.sendMessage(body(req))).id)));
+  router.get('/contact', route(async (req, caller) => (await services.contact.listMessages(signedIn(caller), { limit: optionalInt(query(req, 'limit'), 'limit'), offset: optionalInt(query(req, 'offset'), 'offset') })).items.map(contactDocument)));
+
+  router.use((req: Request, res: Response) => {
+    res.status(404).json({ message: `No route ${req.method} /api${req.path}` });
+  });
+  router.use(restErrorHandler);
+  return router;
+}
+
+/** One mapping from errors to HTTP answers: AppError codes to statuses, body-parser failures to 400/413. */
+export function restErrorHandler(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
+  if (error instanceof AppError) {
+    res.status(httpStatusOf[error.code]).json({ message: error.message, ...(error.fields ? { errors: error.fields } : {}) });
+    return;
+  }
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.too.large') {
+    res.status(413).json({ message: 'Request body is too large' });
+    return;
+  }
+  if (type === 'entity.parse.failed') {
+    res.status(400).json({ message: 'Request body is not valid JSON' });
+    return;
+  }
+  console.error(error);
+  res.status(500).json({ message: 'Something went wrong on our side' });
+}

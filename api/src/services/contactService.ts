@@ -1,0 +1,34 @@
+import { check, contactSchema } from '@partsyard/common';
+import { count, desc } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { contactMessages, type ContactMessageRow } from '../db/schema';
+import { badInput } from '../errors';
+import { requireAdmin, type Actor } from './actor';
+import { page } from './paging';
+
+export function createContactService(db: Db) {
+  return {
+    /** Keeps a message from the home page's contact form for the admins to read. */
+    async sendMessage(input: unknown): Promise<ContactMessageRow> {
+      const result = check(contactSchema, input);
+      if (!result.ok) throw badInput(result.errors);
+      const [message] = await db
+        .insert(contactMessages)
+        .values({ ...result.value, email: result.value.email.toLowerCase(), phone: result.value.phone ?? '' })
+        .returning();
+      return message;
+    },
+
+    async listMessages(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {
+      requireAdmin(actor);
+      const { offset, limit } = page(args.offset, args.limit, 200, 50);
+      const [items, [{ total }]] = await Promise.all([
+        db.select().from(contactMessages).orderBy(desc(contactMessages.createdAt), desc(contactMessages.id)).offset(offset).limit(limit),
+        db.select({ total: count() }).from(contactMessages),
+      ]);
+      return { items, total };
+    },
+  };
+}
+
+export type ContactService = ReturnType<typeof createContactService>;

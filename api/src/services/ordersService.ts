@@ -1,0 +1,138 @@
+import { check, emailRule, messages, purchaseSchema } from '@partsyard/common';
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import * as yup from 'yup';
+import type { Db } from '../db/database';
+import { orders, type OrderRow } from '../db/schema';
+import { badInput, conflict, forbidden, notFound } from '../errors';
+import { isAdmin, requireActor, requireAdmin, requireSelfOrAdmin, type Actor } from './actor';
+import { isId, page } from './paging';
+import type { PartsService } from './partsService';
+import { releaseStock, takeStock } from './stock';
+
+export type OrderStatus = OrderRow['status'];
+
+export function createOrdersService(deps: { db: Db; parts: PartsService }) {
+  const { db, parts } = deps;
+
+  /** An order the caller may see: their own, or any for an admin. */
+  async function getOrder(actor: Actor | null, id: string): Promise<OrderRow> {
+    const caller = requireActor(actor);
+    if (!isId(id)) throw notFound('Order');
+    const [order] = await db.select().from(orders).where(eq(orders.id, id));
+    if (!order) throw notFound('Order');
+    if (!isAdmin(caller) && order.userId !== caller.userId) throw forbidden('This order is not yours');
+    return order;
+  }
+
+  async function listWhere(where: SQL | undefined, offset: number, limit: number) {
+    const [items, [{ total }]] = await Promise.all([
+      db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).offset(offset).limit(limit),
+      db.select({ total: count() }).from(orders).where(where),
+    ]);
+    return { items, total };
+  }
+
+  return {
+    getOrder,
+
+    /**
+     * Places an order for the signed-in user: the spec's purchase rules, the server's price, and the amount
+     * taken off the stock in the same transaction as the order is written.
+     */
+    async placeOrder(actor: Actor | null, input: { partId: string } & Record<string, unknown>): Promise<OrderRow> {
+      const caller = requireActor(actor);
+      const part = await parts.getPart(String(input.partId ?? ''));
+      const result = check(purchaseSchema(part), input);
+      if (!result.ok) throw badInput(result.errors);
+      const { name, phone, orderAmount, address } = result.value;
+      const placed = await db.transaction(async (tx) => {
+        const taken = await takeStock(tx, part.id, orderAmount);
+        if (!taken) return null;
+        const [order] = await tx
+          .insert(orders)
+          .values({
+            userId: caller.userId,
+            email: caller.email,
+            name,
+            phone,
+            address: address ?? '',
+            partId: taken.id,
+            partName: taken.name,
+            partImage: taken.image,
+            orderAmount,
+            unitPriceCents: taken.priceCents,
+            totalCents: taken.priceCents * orderAmount,
+          })
+          .returning();
+        return order;
+      });
+      if (placed) return placed;
+      // Other orders got there first: tell the customer what is left now.
+      const now = await parts.getPart(part.id);
+      const recheck = check(purchaseSchema(now), input);
+      throw badInput(recheck.ok ? { orderAmount: messages.orderAmountAboveAvailable(now.available) } : recheck.errors);
+    },
+
+    /** The caller's orders, newest first. */
+    async myOrders(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {
+      const { userId } = requireActor(actor);
+      const { offset, limit } = page(args.offset, args.limit, 200, 50);
+      return listWhere(eq(orders.userId, userId), offset, limit);
+    },
+
+    /** Orders placed with an email: that user themselves, or an admin (the REST shim's /orders/filter). */
+    async ordersByEmail(actor: Actor | null, email: string): Promise<OrderRow[]> {
+      requireSelfOrAdmin(actor, email);
+      const checked = check(yup.object({ email: emailRule() }), { email });
+      if (!checked.ok) throw badInput(checked.errors);
+      return db
+        .select()
+        .from(orders)
+        .where(eq(orders.email, checked.value.email.toLowerCase()))
+        .orderBy(desc(orders.createdAt))
+        .limit(1000);
+    },
+
+    /** All orders, newest first, optionally of one status (admin). */
+    async allOrders(actor: Actor | null, args: { status?: OrderStatus | null; offset?: number | null; limit?: number | null }) {
+      requireAdmin(actor);
+      const { offset, limit } = page(args.offset, args.limit, 200, 50);
+      return listWhere(args.status ? eq(orders.status, args.status) : undefined, offset, limit);
+    },
+
+    /**
+     * Cancels (deletes) an unpaid order and gives its stock back: the owner's, or any for an admin.
+     * A paid order cannot be cancelled.
+     */
+    async cancelOrder(actor: Actor | null, id: string): Promise<string> {
+      const order = await getOrder(actor, id);
+      if (order.status !== 'unpaid') throw conflict('A paid order cannot be cancelled');
+      return db.transaction(async (tx) => {
+        // The status check in the statement settles a race with a payment: only one of them wins the row.
+        const [deleted] = await tx
+          .delete(orders)
+          .where(and(eq(orders.id, id), eq(orders.status, 'unpaid')))
+          .returning();
+        if (!deleted) throw conflict('A paid order cannot be cancelled');
+        await releaseStock(tx, deleted.partId, deleted.orderAmount);
+        return id;
+      });
+    },
+
+    /** Marks a paid order shipped (admin). Shipping again changes nothing. */
+    async markShipped(actor: Actor | null, id: string): Promise<OrderRow> {
+      requireAdmin(actor);
+      const order = await getOrder(actor, id);
+      if (order.status === 'shipped') return order;
+      if (order.status !== 'paid') throw conflict('Only paid orders can be shipped');
+      const [shipped] = await db
+        .update(orders)
+        .set({ status: 'shipped', shippedAt: new Date() })
+        .where(and(eq(orders.id, id), eq(orders.status, 'paid')))
+        .returning();
+      return shipped ?? getOrder(actor, id);
+    },
+  };
+}
+
+export type OrdersService = ReturnType<typeof createOrdersService>;

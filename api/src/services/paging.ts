@@ -1,0 +1,20 @@
+import { badInput } from '../errors';
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+/** Bounds a page request: offset >= 0, 1 <= limit <= max. Bad values are refused, not silently fixed. */
+export function page(offset: number | null | undefined, limit: number | null | undefined, max = 100, fallback = 20): Page {
+  const o = offset ?? 0;
+  const l = limit ?? fallback;
+  if (!Number.isInteger(o) || o < 0) throw badInput({ offset: 'Must be a whole number of 0 or more' });
+  if (!Number.isInteger(l) || l < 1 || l > max) throw badInput({ limit: `Must be a whole number from 1 to ${max}` });
+  return { offset: o, limit: l };
+}
+
+const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids are UUIDs; anything else cannot name a row, so it is reported as not found rather than as a query error. */
+export const isId = (id: string): boolean => uuidShape.test(id);

@@ -1,0 +1,60 @@
+import { check, reviewSchema } from '@partsyard/common';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { orders, reviews, users, type ReviewRow } from '../db/schema';
+import { badInput, conflict, forbidden, notFound } from '../errors';
+import { sqlState } from '../db/database';
+import { requireActor, type Actor } from './actor';
+import { page } from './paging';
+import type { PartsService } from './partsService';
+
+export function createReviewsService(deps: { db: Db; parts: PartsService }) {
+  const { db, parts } = deps;
+  return {
+    /** Latest reviews, newest first. */
+    async listReviews(limit: number | null | undefined): Promise<ReviewRow[]> {
+      const bounded = page(0, limit, 100, 20).limit;
+      return db.select().from(reviews).orderBy(desc(reviews.createdAt), desc(reviews.id)).limit(bounded);
+    },
+
+    /**
+     * Adds a review by the caller, who must have a paid order for the part. Name, email and avatar are the
+     * caller's profile's; one review per part and customer.
+     */
+    async addReview(actor: Actor | null, input: { partId?: unknown; text?: unknown }): Promise<ReviewRow> {
+      const caller = requireActor(actor);
+      const result = check(reviewSchema, input);
+      if (!result.ok) throw badInput(result.errors);
+      const part = await parts.getPart(String(input.partId ?? ''));
+      const [paidOrder] = await db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.userId, caller.userId), eq(orders.partId, part.id), inArray(orders.status, ['paid', 'shipped'])))
+        .limit(1);
+      if (!paidOrder) throw forbidden('You can only add a review for paid orders.');
+      const [user] = await db.select().from(users).where(eq(users.id, caller.userId));
+      if (!user) throw notFound('User');
+      try {
+        const [review] = await db
+          .insert(reviews)
+          .values({
+            userId: user.id,
+            partId: part.id,
+            name: user.name || user.email,
+            email: user.email,
+            avatar: user.avatar,
+            text: result.value.text,
+            partName: part.name,
+            partImage: part.image,
+          })
+          .returning();
+        return review;
+      } catch (error) {
+        if (sqlState(error) === '23505') throw conflict('You have already reviewed this part');
+        throw error;
+      }
+    },
+  };
+}
+
+export type ReviewsService = ReturnType<typeof createReviewsService>;

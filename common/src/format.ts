@@ -1,0 +1,17 @@
+/** Cuts `text` to `length` characters and marks the cut with '...'; shorter text is left whole. */
+export function truncate(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length)}...` : text;
+}
+
+/** Truncation lengths of the spec's §9. */
+export const truncation = {
+  cardName: 40,
+  cardDescription: 70,
+  orderTableName: 30,
+  partsTableName: 20,
+} as const;
+
+/** Cents (integers, how money is kept) to dollars (how it is shown and sent). */
+export const centsToDollars = (cents: number): number => cents / 100;
+/** Dollars to whole cents, rounding half away from zero. */
+export const dollarsToCents = (dollars: number): number => Math.round(dollars * 100);
