@@ -17,12 +17,16 @@ if (!production && !process.env.FIREBASE_AUTH_EMULATOR_HOST) {
   emulator = await startAuthEmulator({ dataDir: path.join(root, '.data', 'auth') });
 }
 
-const api = spawn(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'api', 'src', 'main.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-  env: emulator ? { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: emulator.host } : process.env,
-  detached: true,
-});
+const api = spawn(
+  process.execPath,
+  [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'api', 'src', 'main.ts')],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: emulator ? { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: emulator.host } : process.env,
+    detached: true,
+  },
+);
 
 let stopping = false;
 async function stop(code) {

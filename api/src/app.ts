@@ -37,7 +37,11 @@ function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLF
   const code = formatted.extensions?.code;
   if (code === 'INTERNAL_SERVER_ERROR' || code === undefined) {
     console.error(original);
-    return { message: 'Something went wrong on our side', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    return {
+      message: 'Something went wrong on our side',
+      path: formatted.path,
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    };
   }
   return formatted;
 }
@@ -50,7 +54,12 @@ export interface AppParts {
 }
 
 /** The whole HTTP surface: /graphql, /api/*, /healthz, /readyz and the built web app. */
-export async function createApp({ config, database, services, tokens }: AppParts): Promise<{ app: Express; stop: () => Promise<void> }> {
+export async function createApp({
+  config,
+  database,
+  services,
+  tokens,
+}: AppParts): Promise<{ app: Express; stop: () => Promise<void> }> {
   const apollo = new ApolloServer<GraphQLContext>({
     schema: buildSchema(),
     formatError,
@@ -62,7 +71,9 @@ export async function createApp({ config, database, services, tokens }: AppParts
           return {
             async willSendResponse({ response, errors }) {
               // Let an UNAUTHENTICATED/FORBIDDEN refusal carry its HTTP status, as on the REST shim.
-              const codes = (errors ?? []).map((e) => (e.originalError instanceof AppError ? e.originalError.code : null));
+              const codes = (errors ?? []).map((e) =>
+                e.originalError instanceof AppError ? e.originalError.code : null,
+              );
               const auth = codes.find((c) => c === 'UNAUTHENTICATED') ?? codes.find((c) => c === 'FORBIDDEN');
               if (auth) response.http.status = httpStatusOf[auth];
             },
@@ -93,7 +104,10 @@ export async function createApp({ config, database, services, tokens }: AppParts
     '/graphql',
     express.json({ limit: '100kb' }),
     expressMiddleware(apollo, {
-      context: async ({ req }) => ({ ...(await resolveCaller(req.headers.authorization, tokens, services.users)), services }),
+      context: async ({ req }) => ({
+        ...(await resolveCaller(req.headers.authorization, tokens, services.users)),
+        services,
+      }),
     }),
   );
   app.use('/api', createRestRouter(services, tokens));
@@ -106,7 +120,11 @@ export async function createApp({ config, database, services, tokens }: AppParts
     // Before the web is built, still serve the shop's own images (seeded parts point at them).
     app.use('/images', express.static(path.join(webDist, '..', 'public', 'images'), { maxAge: '1h' }));
     app.get('/', (_req, res) => {
-      res.type('html').send('<!doctype html><title>PartsYard</title><h1>PartsYard API</h1><p>GraphQL at <code>/graphql</code>, REST at <code>/api</code>. The web app has not been built yet.</p>');
+      res
+        .type('html')
+        .send(
+          '<!doctype html><title>PartsYard</title><h1>PartsYard API</h1><p>GraphQL at <code>/graphql</code>, REST at <code>/api</code>. The web app has not been built yet.</p>',
+        );
     });
   }
   app.use(restErrorHandler);

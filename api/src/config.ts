@@ -63,7 +63,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(repoRoot, env.DATA_DIR ?? '.data');
 
   const port = Number(env.PORT ?? 4000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    problems.push(`PORT must be a port number, got "${env.PORT}"`);
 
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -81,7 +82,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const projectId = env.FIREBASE_PROJECT_ID?.trim() || (mode === 'embedded' ? 'demo-partsyard' : '');
   if (!projectId) problems.push('FIREBASE_PROJECT_ID is required when DATABASE_URL is set');
 
-  const stripeKeys = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY, env.STRIPE_WEBHOOK_SECRET].map((v) => v?.trim() ?? '');
+  const stripeKeys = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY, env.STRIPE_WEBHOOK_SECRET].map(
+    (v) => v?.trim() ?? '',
+  );
   let stripe: Config['stripe'] = null;
   if (stripeKeys.some(Boolean)) {
     const [secretKey, publishableKey, webhookSecret] = stripeKeys;
@@ -89,7 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!publishableKey.startsWith('pk_')) problems.push('STRIPE_PUBLISHABLE_KEY must start with pk_');
     if (!webhookSecret.startsWith('whsec_')) problems.push('STRIPE_WEBHOOK_SECRET must start with whsec_');
     const protocol = env.STRIPE_API_PROTOCOL?.trim();
-    if (protocol && protocol !== 'http' && protocol !== 'https') problems.push('STRIPE_API_PROTOCOL must be http or https');
+    if (protocol && protocol !== 'http' && protocol !== 'https')
+      problems.push('STRIPE_API_PROTOCOL must be http or https');
     stripe = {
       secretKey,
       publishableKey,
@@ -101,7 +105,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const poolSize = Number(env.DATABASE_POOL_SIZE ?? 10);
-  if (!Number.isInteger(poolSize) || poolSize < 1) problems.push('DATABASE_POOL_SIZE must be a whole number of 1 or more');
+  if (!Number.isInteger(poolSize) || poolSize < 1)
+    problems.push('DATABASE_POOL_SIZE must be a whole number of 1 or more');
 
   if (problems.length) throw new ConfigError(problems);
 

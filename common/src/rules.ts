@@ -67,11 +67,7 @@ export const purchaseSchema = (stock: StockLimits) =>
     name: shortText().required(messages.nameRequired),
     phone: phoneRule(),
     orderAmount: orderAmountRule(stock),
-    address: yup
-      .string()
-      .trim()
-      .max(limits.longText, messages.tooLong(limits.longText))
-      .default(''),
+    address: yup.string().trim().max(limits.longText, messages.tooLong(limits.longText)).default(''),
   });
 
 export const partSchema = yup.object({

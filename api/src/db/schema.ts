@@ -22,7 +22,9 @@ export const users = pgTable(
     education: text('education').notNull().default(''),
     location: text('location').notNull().default(''),
     linkedIn: text('linked_in').notNull().default(''),
-    role: text('role', { enum: ['admin', 'customer'] }).notNull().default('customer'),
+    role: text('role', { enum: ['admin', 'customer'] })
+      .notNull()
+      .default('customer'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -76,7 +78,9 @@ export const orders = pgTable(
     orderAmount: integer('order_amount').notNull(),
     unitPriceCents: integer('unit_price_cents').notNull(),
     totalCents: integer('total_cents').notNull(),
-    status: text('status', { enum: ['unpaid', 'paid', 'shipped'] }).notNull().default('unpaid'),
+    status: text('status', { enum: ['unpaid', 'paid', 'shipped'] })
+      .notNull()
+      .default('unpaid'),
     transactionId: text('transaction_id'),
     createdAt: createdAt(),
     paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
@@ -84,7 +88,10 @@ export const orders = pgTable(
   },
   (t) => [
     check('orders_amount_check', sql`${t.orderAmount} > 0`),
-    check('orders_price_check', sql`${t.unitPriceCents} >= 0 and ${t.totalCents} = ${t.unitPriceCents} * ${t.orderAmount}`),
+    check(
+      'orders_price_check',
+      sql`${t.unitPriceCents} >= 0 and ${t.totalCents} = ${t.unitPriceCents} * ${t.orderAmount}`,
+    ),
     check('orders_status_check', sql`${t.status} in ('unpaid', 'paid', 'shipped')`),
     check('orders_paid_has_transaction_check', sql`(${t.status} = 'unpaid') = (${t.transactionId} is null)`),
     uniqueIndex('orders_transaction_id_key').on(t.transactionId),
@@ -161,7 +168,10 @@ export const testPaymentIntents = pgTable(
   },
   (t) => [
     check('test_payment_intents_amount_check', sql`${t.amountCents} > 0`),
-    check('test_payment_intents_status_check', sql`${t.status} in ('requires_payment_method', 'succeeded', 'canceled')`),
+    check(
+      'test_payment_intents_status_check',
+      sql`${t.status} in ('requires_payment_method', 'succeeded', 'canceled')`,
+    ),
     index('test_payment_intents_order_idx').on(t.orderId),
   ],
 );

@@ -19,7 +19,11 @@ export function bearerToken(header: string | undefined): string | null {
  * Who is calling: the access token's user with the role the database holds now. One path for GraphQL and
  * the REST shim. A deleted user's token no longer works.
  */
-export async function resolveCaller(header: string | undefined, tokens: AccessTokens, users: UsersService): Promise<Caller> {
+export async function resolveCaller(
+  header: string | undefined,
+  tokens: AccessTokens,
+  users: UsersService,
+): Promise<Caller> {
   const token = bearerToken(header);
   if (!token) return { actor: null, authError: null };
   try {

@@ -11,7 +11,8 @@ export interface GatewayIntent {
 }
 
 /** An event the gateway pushed to our webhook, once its signature has been checked. */
-export type GatewayEvent = { type: 'payment_intent.succeeded'; intent: GatewayIntent } | { type: 'ignored'; name: string };
+export type GatewayEvent =
+  { type: 'payment_intent.succeeded'; intent: GatewayIntent } | { type: 'ignored'; name: string };
 
 /** A card typed into the test gateway's own form. */
 export interface TestCard {

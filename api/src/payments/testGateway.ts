@@ -48,7 +48,11 @@ export function createTestGateway(db: Db): PaymentGateway {
       const error = testCardDecision(card);
       await db
         .update(testPaymentIntents)
-        .set(error ? { lastError: error, updatedAt: new Date() } : { status: 'succeeded', lastError: null, updatedAt: new Date() })
+        .set(
+          error
+            ? { lastError: error, updatedAt: new Date() }
+            : { status: 'succeeded', lastError: null, updatedAt: new Date() },
+        )
         .where(and(eq(testPaymentIntents.id, intentId), eq(testPaymentIntents.status, 'requires_payment_method')));
       return { succeeded: !error, paymentIntentId: intentId, error };
     },

@@ -18,7 +18,11 @@ type Handler = (req: Request, caller: Caller) => Promise<unknown>;
 
 const inserted = (id: string) => ({ acknowledged: true, insertedId: id });
 const deleted = (count: number) => ({ acknowledged: true, deletedCount: count });
-const updated = (matched: number, modified: number) => ({ acknowledged: true, matchedCount: matched, modifiedCount: modified });
+const updated = (matched: number, modified: number) => ({
+  acknowledged: true,
+  matchedCount: matched,
+  modifiedCount: modified,
+});
 
 const body = (req: Request): Record<string, unknown> =>
   req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
@@ -71,14 +75,27 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
       return result.items.map(partDocument);
     }),
   );
-  router.get('/parts/:partId', route(async (req) => partDocument(await services.parts.getPart(param(req, 'partId')))));
-  router.post('/parts', route(async (req, caller) => inserted((await services.parts.addPart(signedIn(caller), body(req))).id)));
-  router.delete('/part/:id', route(async (req, caller) => deleted((await services.parts.deletePart(signedIn(caller), param(req, 'id'))) ? 1 : 0)));
+  router.get(
+    '/parts/:partId',
+    route(async (req) => partDocument(await services.parts.getPart(param(req, 'partId')))),
+  );
+  router.post(
+    '/parts',
+    route(async (req, caller) => inserted((await services.parts.addPart(signedIn(caller), body(req))).id)),
+  );
+  router.delete(
+    '/part/:id',
+    route(async (req, caller) =>
+      deleted((await services.parts.deletePart(signedIn(caller), param(req, 'id'))) ? 1 : 0),
+    ),
+  );
 
   // Reviews
   router.get(
     '/reviews',
-    route(async (req) => (await services.reviews.listReviews(optionalInt(query(req, 'limit'), 'limit') ?? 100)).map(reviewDocument)),
+    route(async (req) =>
+      (await services.reviews.listReviews(optionalInt(query(req, 'limit'), 'limit') ?? 100)).map(reviewDocument),
+    ),
   );
   router.post(
     '/reviews',
@@ -120,10 +137,22 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
   );
   router.get(
     '/orders/filter',
-    route(async (req, caller) => (await services.orders.ordersByEmail(signedIn(caller), query(req, 'email') ?? '')).map(orderDocument)),
+    route(async (req, caller) =>
+      (await services.orders.ordersByEmail(signedIn(caller), query(req, 'email') ?? '')).map(orderDocument),
+    ),
   );
-  router.get('/order/:orderId', route(async (req, caller) => orderDocument(await services.orders.getOrder(signedIn(caller), param(req, 'orderId')))));
-  router.delete('/order/:id', route(async (req, caller) => deleted((await services.orders.cancelOrder(signedIn(caller), param(req, 'id'))) ? 1 : 0)));
+  router.get(
+    '/order/:orderId',
+    route(async (req, caller) =>
+      orderDocument(await services.orders.getOrder(signedIn(caller), param(req, 'orderId'))),
+    ),
+  );
+  router.delete(
+    '/order/:id',
+    route(async (req, caller) =>
+      deleted((await services.orders.cancelOrder(signedIn(caller), param(req, 'id'))) ? 1 : 0),
+    ),
+  );
   router.patch(
     '/order/:id',
     route(async (req, caller) => {
@@ -159,7 +188,12 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
         throw badInput({ price: "The price does not match the order's total" });
       }
       const intent = await services.payments.createPaymentIntent(actor, orderId);
-      return { clientSecret: intent.clientSecret, paymentIntentId: intent.id, amount: intent.amountCents / 100, currency: intent.currency };
+      return {
+        clientSecret: intent.clientSecret,
+        paymentIntentId: intent.id,
+        amount: intent.amountCents / 100,
+        currency: intent.currency,
+      };
     }),
   );
   router.post(
@@ -177,11 +211,23 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
   );
   router.get(
     '/payments/filter',
-    route(async (req, caller) => (await services.payments.paymentsByEmail(signedIn(caller), query(req, 'email') ?? '')).map(paymentDocument)),
+    route(async (req, caller) =>
+      (await services.payments.paymentsByEmail(signedIn(caller), query(req, 'email') ?? '')).map(paymentDocument),
+    ),
   );
 
   // Users
-  router.get('/users', route(async (req, caller) => (await services.users.listUsers(signedIn(caller), { limit: optionalInt(query(req, 'limit'), 'limit') ?? 200, offset: optionalInt(query(req, 'offset'), 'offset') })).items.map(userDocument)));
+  router.get(
+    '/users',
+    route(async (req, caller) =>
+      (
+        await services.users.listUsers(signedIn(caller), {
+          limit: optionalInt(query(req, 'limit'), 'limit') ?? 200,
+          offset: optionalInt(query(req, 'offset'), 'offset'),
+        })
+      ).items.map(userDocument),
+    ),
+  );
   router.put(
     '/user/admin/:email',
     route(async (req, caller) => {
@@ -189,21 +235,31 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
       return updated(1, modified ? 1 : 0);
     }),
   );
-  router.get('/admin/:email', route(async (req, caller) => ({ admin: await services.users.isAdmin(signedIn(caller), param(req, 'email')) })));
-  router.get('/user/:email', route(async (req, caller) => userDocument(await services.users.profileByEmail(signedIn(caller), param(req, 'email')))));
+  router.get(
+    '/admin/:email',
+    route(async (req, caller) => ({ admin: await services.users.isAdmin(signedIn(caller), param(req, 'email')) })),
+  );
+  router.get(
+    '/user/:email',
+    route(async (req, caller) =>
+      userDocument(await services.users.profileByEmail(signedIn(caller), param(req, 'email'))),
+    ),
+  );
   router.put(
     '/user/:email',
     route(async (req, caller) => {
       const email = param(req, 'email');
       if (caller.actor) {
         // Our own access token: a profile update by the user themselves.
-        if (caller.actor.email !== email.trim().toLowerCase()) throw new AppError('FORBIDDEN', 'You may only update your own profile');
+        if (caller.actor.email !== email.trim().toLowerCase())
+          throw new AppError('FORBIDDEN', 'You may only update your own profile');
         await services.users.updateProfile(caller.actor, body(req));
         return { result: updated(1, 1) };
       }
       // Otherwise the bearer must be a Firebase ID token for this email: sign-in.
       const idToken = bearerToken(req.headers.authorization);
-      if (!idToken) throw new AppError('UNAUTHENTICATED', 'Sign in with Firebase first: send its ID token as a Bearer token');
+      if (!idToken)
+        throw new AppError('UNAUTHENTICATED', 'Sign in with Firebase first: send its ID token as a Bearer token');
       const { email: _ignored, ...profile } = body(req);
       const { token, user, inserted: created } = await services.users.signIn(idToken, profile, email);
       return {
@@ -218,11 +274,29 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
       };
     }),
   );
-  router.delete('/user/:id', route(async (req, caller) => deleted((await services.users.deleteUser(signedIn(caller), param(req, 'id'))) ? 1 : 0)));
+  router.delete(
+    '/user/:id',
+    route(async (req, caller) =>
+      deleted((await services.users.deleteUser(signedIn(caller), param(req, 'id'))) ? 1 : 0),
+    ),
+  );
 
   // Contact messages
-  router.post('/contact', route(async (req) => inserted((await services.contact.sendMessage(body(req))).id)));
-  router.get('/contact', route(async (req, caller) => (await services.contact.listMessages(signedIn(caller), { limit: optionalInt(query(req, 'limit'), 'limit'), offset: optionalInt(query(req, 'offset'), 'offset') })).items.map(contactDocument)));
+  router.post(
+    '/contact',
+    route(async (req) => inserted((await services.contact.sendMessage(body(req))).id)),
+  );
+  router.get(
+    '/contact',
+    route(async (req, caller) =>
+      (
+        await services.contact.listMessages(signedIn(caller), {
+          limit: optionalInt(query(req, 'limit'), 'limit'),
+          offset: optionalInt(query(req, 'offset'), 'offset'),
+        })
+      ).items.map(contactDocument),
+    ),
+  );
 
   router.use((req: Request, res: Response) => {
     res.status(404).json({ message: `No route ${req.method} /api${req.path}` });
@@ -234,7 +308,9 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
 /** One mapping from errors to HTTP answers: AppError codes to statuses, body-parser failures to 400/413. */
 export function restErrorHandler(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
   if (error instanceof AppError) {
-    res.status(httpStatusOf[error.code]).json({ message: error.message, ...(error.fields ? { errors: error.fields } : {}) });
+    res
+      .status(httpStatusOf[error.code])
+      .json({ message: error.message, ...(error.fields ? { errors: error.fields } : {}) });
     return;
   }
   const type = (error as { type?: string }).type;

@@ -23,7 +23,12 @@ export function createContactService(db: Db) {
       requireAdmin(actor);
       const { offset, limit } = page(args.offset, args.limit, 200, 50);
       const [items, [{ total }]] = await Promise.all([
-        db.select().from(contactMessages).orderBy(desc(contactMessages.createdAt), desc(contactMessages.id)).offset(offset).limit(limit),
+        db
+          .select()
+          .from(contactMessages)
+          .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+          .offset(offset)
+          .limit(limit),
         db.select({ total: count() }).from(contactMessages),
       ]);
       return { items, total };

@@ -26,7 +26,13 @@ export function createOrdersService(deps: { db: Db; parts: PartsService }) {
 
   async function listWhere(where: SQL | undefined, offset: number, limit: number) {
     const [items, [{ total }]] = await Promise.all([
-      db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).offset(offset).limit(limit),
+      db
+        .select()
+        .from(orders)
+        .where(where)
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .offset(offset)
+        .limit(limit),
       db.select({ total: count() }).from(orders).where(where),
     ]);
     return { items, total };
@@ -94,7 +100,10 @@ export function createOrdersService(deps: { db: Db; parts: PartsService }) {
     },
 
     /** All orders, newest first, optionally of one status (admin). */
-    async allOrders(actor: Actor | null, args: { status?: OrderStatus | null; offset?: number | null; limit?: number | null }) {
+    async allOrders(
+      actor: Actor | null,
+      args: { status?: OrderStatus | null; offset?: number | null; limit?: number | null },
+    ) {
       requireAdmin(actor);
       const { offset, limit } = page(args.offset, args.limit, 200, 50);
       return listWhere(args.status ? eq(orders.status, args.status) : undefined, offset, limit);

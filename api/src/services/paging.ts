@@ -6,7 +6,12 @@ export interface Page {
 }
 
 /** Bounds a page request: offset >= 0, 1 <= limit <= max. Bad values are refused, not silently fixed. */
-export function page(offset: number | null | undefined, limit: number | null | undefined, max = 100, fallback = 20): Page {
+export function page(
+  offset: number | null | undefined,
+  limit: number | null | undefined,
+  max = 100,
+  fallback = 20,
+): Page {
   const o = offset ?? 0;
   const l = limit ?? fallback;
   if (!Number.isInteger(o) || o < 0) throw badInput({ offset: 'Must be a whole number of 0 or more' });

@@ -76,7 +76,8 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     /** Pays an intent with a card on the test gateway; the intent must be for the caller's own order. */
     async payWithTestCard(actor: Actor | null, intentId: string, card: TestCard) {
       requireActor(actor);
-      if (!gateway.payWithTestCard) throw new AppError('BAD_USER_INPUT', 'Card payments go through Stripe in this shop');
+      if (!gateway.payWithTestCard)
+        throw new AppError('BAD_USER_INPUT', 'Card payments go through Stripe in this shop');
       const intent = await gateway.retrieveIntent(intentId);
       if (!intent?.orderId) throw notFound('Payment intent');
       await ownOrder(actor, intent.orderId);
@@ -93,7 +94,8 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
         if (order.transactionId === intentId) return order;
         throw conflict('This order is already paid');
       }
-      const intent = typeof intentId === 'string' && intentId.length <= 255 ? await gateway.retrieveIntent(intentId) : null;
+      const intent =
+        typeof intentId === 'string' && intentId.length <= 255 ? await gateway.retrieveIntent(intentId) : null;
       if (!intent) throw badInput({ paymentIntentId: 'No such payment' });
       if (intent.orderId !== order.id) throw badInput({ paymentIntentId: 'The payment is not for this order' });
       return recordSucceededIntent(intent);
@@ -115,7 +117,12 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
 
     async myPayments(actor: Actor | null): Promise<PaymentRow[]> {
       const { userId } = requireActor(actor);
-      return db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(1000);
+      return db
+        .select()
+        .from(payments)
+        .where(eq(payments.userId, userId))
+        .orderBy(desc(payments.createdAt))
+        .limit(1000);
     },
 
     /** Payments made with an email: that user themselves, or an admin (the REST shim's /payments/filter). */

@@ -29,7 +29,13 @@ export function createReviewsService(deps: { db: Db; parts: PartsService }) {
       const [paidOrder] = await db
         .select({ id: orders.id })
         .from(orders)
-        .where(and(eq(orders.userId, caller.userId), eq(orders.partId, part.id), inArray(orders.status, ['paid', 'shipped'])))
+        .where(
+          and(
+            eq(orders.userId, caller.userId),
+            eq(orders.partId, part.id),
+            inArray(orders.status, ['paid', 'shipped']),
+          ),
+        )
         .limit(1);
       if (!paidOrder) throw forbidden('You can only add a review for paid orders.');
       const [user] = await db.select().from(users).where(eq(users.id, caller.userId));

@@ -1,0 +1,39 @@
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { testEnv } from './env';
+import { dropLeftoverTestDatabases } from './postgres';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startAuthEmulator } = require(path.resolve(__dirname, '../../../scripts/auth-emulator.cjs')) as {
+  startAuthEmulator: (o: Record<string, unknown>) => Promise<{ host: string; stop: () => Promise<void> }>;
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** Starts the real Firebase Auth Emulator once for the whole run, on free ports. */
+export default async function globalSetup(): Promise<void> {
+  if (testEnv.postgresUrl) await dropLeftoverTestDatabases();
+  const [port, hubPort, loggingPort] = [await freePort(), await freePort(), await freePort()];
+  // A project of its own: emulators of one project share a hub locator file and disturb each other.
+  const projectId = `demo-partsyard-test-${process.pid}`;
+  const emulator = await startAuthEmulator({
+    port,
+    hubPort,
+    loggingPort,
+    projectId,
+    quiet: !process.env.DEBUG_EMULATOR,
+  });
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
+  process.env.TEST_FIREBASE_PROJECT_ID = projectId;
+  (globalThis as { __authEmulator?: typeof emulator }).__authEmulator = emulator;
+}

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Config } from '../../src/config';
+import { openDatabase } from '../../src/db/database';
+import { startServer, type RunningServer } from '../../src/server';
+import { testEnv, type DatabaseKind } from './env';
+import { createTestDatabase } from './postgres';
+
+export interface GraphQLResult<T = Record<string, unknown>> {
+  status: number;
+  data: T | null;
+  errors?: { message: string; extensions?: { code?: string; fields?: Record<string, string> } }[];
+}
+
+export interface RestResult<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/** A user signed up in the Auth emulator and signed in to the shop. */
+export interface TestUser {
+  email: string;
+  password: string;
+  idToken: string;
+  token: string;
+  userId: string;
+}
+
+export interface TestApp {
+  server: RunningServer;
+  url: string;
+  gql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ): Promise<GraphQLResult<T>>;
+  rest<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+    headers?: Record<string, string>,
+  ): Promise<RestResult<T>>;
+  /** Signs a new user up in the emulator and exchanges the ID token for our access token. */
+  signUp(options?: { admin?: boolean; name?: string }): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    mode: 'embedded',
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: path.resolve(__dirname, '../../../.data-test'),
+    database: { kind: 'pglite', dataDir: undefined },
+    firebase: {
+      projectId: testEnv.firebaseProjectId,
+      emulatorHost: testEnv.authEmulatorHost,
+      serviceAccountJson: undefined,
+    },
+    jwt: { secret: randomBytes(32).toString('hex'), expiresIn: '1h' },
+    adminEmails: [],
+    stripe: null,
+    seedDemo: false,
+    webDistDir: path.resolve(__dirname, '../../../web/dist-missing'),
+    logRequests: false,
+    ...overrides,
+  };
+}
+
+/** A unique email on the emulator, which all suites share. */
+export const uniqueEmail = (label = 'user') => `${label}-${randomBytes(5).toString('hex')}@example.test`;
+
+/** Signs up with the emulator's REST API, as the web SDK does; answers the Firebase ID token. */
+export async function emulatorSignUp(email: string, password: string, displayName?: string): Promise<string> {
+  const base = `http://${testEnv.authEmulatorHost}/identitytoolkit.googleapis.com/v1`;
+  const res = await fetch(`${base}/accounts:signUp?key=fake-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, displayName, returnSecureToken: true }),
+  });
+  const body = (await res.json()) as { idToken?: string; error?: { message: string } };
+  if (!body.idToken) throw new Error(`emulator sign-up failed: ${body.error?.message}`);
+  return body.idToken;
+}
+
+export async function emulatorSignIn(email: string, password: string): Promise<string> {
+  const base = `http://${testEnv.authEmulatorHost}/identitytoolkit.googleapis.com/v1`;
+  const res = await fetch(`${base}/accounts:signInWithPassword?key=fake-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  const body = (await res.json()) as { idToken?: string; error?: { message: string } };
+  if (!body.idToken) throw new Error(`emulator sign-in failed: ${body.error?.message}`);
+  return body.idToken;
+}
+
+/** Starts the whole app on a fresh database of `kind` (an in-memory PGlite, or a new PostgreSQL database). */
+export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let database: Config['database'] = { kind: 'pglite', dataDir: undefined };
+  if (kind === 'postgres') {
+    const created = await createTestDatabase();
+    dropDatabase = created.drop;
+    database = { kind: 'postgres', url: created.url, poolSize: 10 };
+  }
+  const config = testConfig({ database, ...overrides });
+  const server = await startServer(config, { database: await openDatabase(database) });
+
+  const gql: TestApp['gql'] = async (query, variables, token) => {
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await res.json()) as Omit<GraphQLResult, 'status'>;
+    return { status: res.status, data: (body.data ?? null) as never, errors: body.errors };
+  };
+
+  const rest: TestApp['rest'] = async (method, urlPath, body, token, headers = {}) => {
+    const res = await fetch(`${server.url}/api${urlPath}`, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed as never };
+  };
+
+  const signUp: TestApp['signUp'] = async (options = {}) => {
+    const email = uniqueEmail(options.admin ? 'admin' : 'customer');
+    const password = 'Secret#123';
+    const idToken = await emulatorSignUp(email, password, options.name ?? 'Test Rider');
+    const result = await gql<{ signIn: { token: string; user: { id: string } } }>(
+      'mutation($idToken: String!, $profile: ProfileInput) { signIn(idToken: $idToken, profile: $profile) { token user { id } } }',
+      { idToken, profile: { name: options.name ?? 'Test Rider' } },
+    );
+    if (!result.data) throw new Error(`signIn failed: ${JSON.stringify(result.errors)}`);
+    const user: TestUser = {
+      email,
+      password,
+      idToken,
+      token: result.data.signIn.token,
+      userId: result.data.signIn.user.id,
+    };
+    if (options.admin) {
+      const { users } = await import('../../src/db/schema');
+      const { eq } = await import('drizzle-orm');
+      await server.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.userId));
+    }
+    return user;
+  };
+
+  return {
+    server,
+    url: server.url,
+    gql,
+    rest,
+    signUp,
+    async close() {
+      await server.close();
+      await dropDatabase?.();
+    },
+  };
+}
