@@ -10,11 +10,26 @@ const require = createRequire(import.meta.url);
 const { startAuthEmulator } = require('./auth-emulator.cjs');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const production = Boolean(process.env.DATABASE_URL);
+// The launcher's own settings: where the emulator listens (the API's settings are read by api/src/config.ts).
+const env = process.env;
+const production = Boolean(env.DATABASE_URL);
+const dataDir = path.resolve(root, env.DATA_DIR ?? '.data');
+const port = (name, fallback) => (env[name] ? Number(env[name]) : fallback);
 let emulator = null;
-if (!production && !process.env.FIREBASE_AUTH_EMULATOR_HOST) {
-  console.log('Starting the Firebase Auth Emulator on 127.0.0.1:9099 ...');
-  emulator = await startAuthEmulator({ dataDir: path.join(root, '.data', 'auth') });
+if (!production && !env.FIREBASE_AUTH_EMULATOR_HOST) {
+  const authPort = port('AUTH_EMULATOR_PORT', 9099);
+  console.log(`Starting the Firebase Auth Emulator on 127.0.0.1:${authPort} ...`);
+  try {
+    emulator = await startAuthEmulator({
+      port: authPort,
+      hubPort: port('AUTH_EMULATOR_HUB_PORT', 4400),
+      loggingPort: port('AUTH_EMULATOR_LOGGING_PORT', 4500),
+      dataDir: path.join(dataDir, 'auth'),
+    });
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
 }
 
 const api = spawn(
