@@ -1,9 +1,13 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import { existsSync, readdirSync } from 'node:fs';
 
 /**
  * schema.graphql is the contract. This generates the resolver types the API is written against, so a
  * renamed field breaks the build; the web's typed Apollo hooks are generated from the same schema.
  */
+const webOperations = 'web/src/graphql';
+const hasWebOperations = existsSync(webOperations) && readdirSync(webOperations).some((f) => f.endsWith('.graphql'));
+
 const config: CodegenConfig = {
   schema: 'schema.graphql',
   ignoreNoDocuments: true,
@@ -36,6 +40,22 @@ const config: CodegenConfig = {
         },
       },
     },
+    // Typed Apollo hooks (useXxxQuery / useXxxMutation) for the operations the web keeps in web/src/graphql.
+    ...(hasWebOperations
+      ? {
+          'web/src/generated/graphql.tsx': {
+            documents: `${webOperations}/**/*.graphql`,
+            plugins: ['typescript', 'typescript-operations', 'typescript-react-apollo'],
+            config: {
+              useTypeImports: true,
+              enumsAsTypes: true,
+              withHooks: true,
+              apolloReactHooksImportFrom: '@apollo/client',
+              apolloReactCommonImportFrom: '@apollo/client',
+            },
+          },
+        }
+      : {}),
   },
 };
 
