@@ -83,6 +83,15 @@ export async function createApp({
     ],
   });
   await apollo.start();
+  const clientSettings: GraphQLContext['clientSettings'] = {
+    demoMode: config.demoMode,
+    firebase: {
+      apiKey: config.firebase.webApiKey,
+      authDomain: config.firebase.authDomain,
+      projectId: config.firebase.projectId,
+      emulatorUrl: config.firebase.emulatorHost ? `http://${config.firebase.emulatorHost}` : null,
+    },
+  };
 
   const app = express();
   app.disable('x-powered-by');
@@ -107,6 +116,7 @@ export async function createApp({
       context: async ({ req }) => ({
         ...(await resolveCaller(req.headers.authorization, tokens, services.users)),
         services,
+        clientSettings,
       }),
     }),
   );

@@ -20,6 +20,9 @@ export interface Config {
     emulatorHost: string | undefined;
     /** Service account JSON for production (else Application Default Credentials). */
     serviceAccountJson: string | undefined;
+    /** Web configuration handed to the browser's identity SDK. */
+    webApiKey: string;
+    authDomain: string;
   };
   jwt: { secret: string; expiresIn: string };
   adminEmails: string[];
@@ -34,6 +37,8 @@ export interface Config {
   } | null;
   /** Seed demo parts, reviews and the two demo accounts into an empty database. */
   seedDemo: boolean;
+  /** The embedded default with its demo accounts: the login form may be prefilled. */
+  demoMode: boolean;
   /** Where the built web app is (served at /). */
   webDistDir: string;
   logRequests: boolean;
@@ -108,6 +113,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(poolSize) || poolSize < 1)
     problems.push('DATABASE_POOL_SIZE must be a whole number of 1 or more');
 
+  if (mode === 'production' && !emulatorHost && !env.FIREBASE_API_KEY?.trim()) {
+    problems.push('FIREBASE_API_KEY (the web API key of the Firebase project) is required when DATABASE_URL is set');
+  }
+  const seedDemo = (env.SEED_DEMO ?? (mode === 'embedded' ? 'true' : 'false')) === 'true';
+
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -122,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       projectId,
       emulatorHost,
       serviceAccountJson: env.FIREBASE_SERVICE_ACCOUNT?.trim() || undefined,
+      webApiKey: env.FIREBASE_API_KEY?.trim() || 'demo-api-key',
+      authDomain: env.FIREBASE_AUTH_DOMAIN?.trim() || `${projectId}.firebaseapp.com`,
     },
     jwt: { secret: jwtSecret, expiresIn: env.JWT_EXPIRES_IN?.trim() || '12h' },
     adminEmails: (env.ADMIN_EMAILS ?? '')
@@ -129,7 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((e) => e.trim().toLowerCase())
       .filter(Boolean),
     stripe,
-    seedDemo: (env.SEED_DEMO ?? (mode === 'embedded' ? 'true' : 'false')) === 'true',
+    seedDemo,
+    demoMode: mode === 'embedded' && seedDemo,
     webDistDir: path.resolve(repoRoot, env.WEB_DIST_DIR ?? 'web/dist'),
     logRequests: env.LOG_REQUESTS !== 'false',
   };

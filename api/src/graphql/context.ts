@@ -8,4 +8,9 @@ export interface GraphQLContext {
   /** Why a token that was sent was not accepted (expired, forged); reported when a field needs a caller. */
   authError: AppError | null;
   services: Services;
+  /** What the web client is told about identity and demo mode (ClientSettings without payments). */
+  clientSettings: {
+    demoMode: boolean;
+    firebase: { apiKey: string; authDomain: string; projectId: string; emulatorUrl: string | null };
+  };
 }

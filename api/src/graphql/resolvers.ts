@@ -1,4 +1,5 @@
 import { centsToDollars } from '@partsyard/common';
+import { AppError } from '../errors';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -15,8 +16,9 @@ export const resolvers: Resolvers = {
     part: async (_, { id }, { services }) => {
       try {
         return await services.parts.getPart(id);
-      } catch {
-        return null;
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+        throw error;
       }
     },
     popularParts: (_, { limit }, { services }) => services.parts.popularParts(limit),
@@ -30,6 +32,10 @@ export const resolvers: Resolvers = {
     isAdmin: (_, { email }, { services, actor }) => services.users.isAdmin(actor, email),
     contactMessages: (_, args, { services, actor }) => services.contact.listMessages(actor, args),
     paymentSettings: (_, __, { services }) => services.payments.paymentSettings(),
+    clientSettings: (_, __, { services, clientSettings }) => ({
+      ...clientSettings,
+      payments: services.payments.paymentSettings(),
+    }),
   },
 
   Mutation: {

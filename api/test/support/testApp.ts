@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { Config } from '../../src/config';
+import { users } from '../../src/db/schema';
 import { openDatabase } from '../../src/db/database';
 import { startServer, type RunningServer } from '../../src/server';
 import { testEnv, type DatabaseKind } from './env';
@@ -57,11 +59,14 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       projectId: testEnv.firebaseProjectId,
       emulatorHost: testEnv.authEmulatorHost,
       serviceAccountJson: undefined,
+      webApiKey: 'demo-api-key',
+      authDomain: 'demo-partsyard.firebaseapp.com',
     },
     jwt: { secret: randomBytes(32).toString('hex'), expiresIn: '1h' },
     adminEmails: [],
     stripe: null,
     seedDemo: false,
+    demoMode: false,
     webDistDir: path.resolve(__dirname, '../../../web/dist-missing'),
     logRequests: false,
     ...overrides,
@@ -155,8 +160,6 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
       userId: result.data.signIn.user.id,
     };
     if (options.admin) {
-      const { users } = await import('../../src/db/schema');
-      const { eq } = await import('drizzle-orm');
       await server.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.userId));
     }
     return user;
