@@ -1,6 +1,7 @@
 // Starts the Firebase Auth Emulator (firebase-tools) and waits until it answers. Used by `npm start`
 // and by the test harness, so both run the same identity provider the same way.
 const { spawn } = require('node:child_process');
+const http = require('node:http');
 const { mkdtempSync, writeFileSync, existsSync, mkdirSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -8,25 +9,25 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const firebaseBin = path.join(root, 'node_modules', '.bin', 'firebase');
 
-async function answers(url) {
-  try {
-    await fetch(url);
-    return true;
-  } catch {
-    return false;
-  }
+/** One GET on a connection of its own that is closed after it, so no idle keep-alive socket is left to reuse. */
+function get(url) {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false, headers: { connection: 'close' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
+    });
+    req.on('error', () => resolve(false));
+    req.setTimeout(2000, () => req.destroy());
+  });
 }
+
+const answers = (url) => get(url);
 
 async function waitUntilReady(url, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The auth emulator exited early (code ${child.exitCode})`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
+    if (await get(url)) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`The auth emulator did not answer at ${url} within ${timeoutMs} ms`);

@@ -1,4 +1,6 @@
+import { check, emailRule } from '@partsyard/common';
 import { and, desc, eq } from 'drizzle-orm';
+import * as yup from 'yup';
 import type { Db } from '../db/database';
 import { orders, payments, type OrderRow, type PaymentRow } from '../db/schema';
 import { AppError, badInput, conflict, forbidden, notFound } from '../errors';
@@ -128,10 +130,12 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     /** Payments made with an email: that user themselves, or an admin (the REST shim's /payments/filter). */
     async paymentsByEmail(actor: Actor | null, email: string): Promise<PaymentRow[]> {
       requireSelfOrAdmin(actor, email);
+      const checked = check(yup.object({ email: emailRule() }), { email });
+      if (!checked.ok) throw badInput(checked.errors);
       return db
         .select()
         .from(payments)
-        .where(eq(payments.email, email.trim().toLowerCase()))
+        .where(eq(payments.email, checked.value.email.toLowerCase()))
         .orderBy(desc(payments.createdAt))
         .limit(1000);
     },

@@ -28,12 +28,28 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   };
 }
 
-/** Drops test databases an earlier, interrupted run left behind. */
+const processAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Drops test databases an earlier, interrupted run left behind: those whose creating process is gone.
+ * A run going on beside this one keeps its databases.
+ */
 export async function dropLeftoverTestDatabases(): Promise<void> {
   await withAdmin(async (c) => {
     const { rows } = await c.query<{ datname: string }>('select datname from pg_database where datname like $1', [
       `${testDatabasePrefix}%`,
     ]);
-    for (const { datname } of rows) await c.query(`drop database if exists "${datname}" with (force)`);
+    for (const { datname } of rows) {
+      const pid = Number(datname.slice(testDatabasePrefix.length).split('_')[0]);
+      if (Number.isInteger(pid) && processAlive(pid)) continue;
+      await c.query(`drop database if exists "${datname}" with (force)`);
+    }
   });
 }
