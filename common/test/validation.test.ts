@@ -1,0 +1,348 @@
+import {
+  bangladeshiPhone,
+  check,
+  contactSchema,
+  loginSchema,
+  messages,
+  partSchema,
+  purchaseSchema,
+  reviewSchema,
+  signupSchema,
+  truncate,
+  truncation,
+  type FieldErrors,
+} from '../src';
+import type * as yup from 'yup';
+
+/** The per-field messages `check` answers, or {} when the input passes. */
+function errorsOf(schema: yup.AnyObjectSchema, input: unknown): FieldErrors {
+  const result = check(schema, input);
+  return result.ok ? {} : result.errors;
+}
+
+const validLogin = { email: 'rider@example.com', password: 'secret1' };
+const validSignup = { ...validLogin, name: 'Rider One' };
+const stock = { minOrder: 10, available: 50 };
+const validPurchase = { name: 'Rider One', phone: '01712345678', orderAmount: 10, address: '' };
+const validPart = {
+  name: 'Chain Kit',
+  price: 12.5,
+  image: '',
+  minOrder: 5,
+  available: 100,
+  description: 'A 428 chain with sprockets.',
+};
+
+describe('the messages of spec §5 are kept word for word', () => {
+  it.each([
+    [messages.emailRequired, 'Email is required'],
+    [messages.emailInvalid, 'Provide a valid email'],
+    [messages.passwordRequired, 'Password is required'],
+    [messages.passwordTooShort, 'Must be 6 characters or longer'],
+    [messages.nameRequired, 'Name is required'],
+    [messages.nameInvalid, 'Provide a valid name'],
+    [messages.phoneRequired, 'Phone is required'],
+    [messages.phoneTooShort, 'Must be 11 characters'],
+    [messages.phoneNotBangladeshi, 'Provide a Bangladeshi number'],
+    [messages.orderAmountRequired, "Order can't be empty"],
+    [messages.orderAmountBelowMin(10), 'Must order more than 10 items'],
+    [messages.orderAmountAboveAvailable(7), 'Only 7 items available'],
+    [messages.partNameRequired, "The part's name is required"],
+    [messages.priceRequired, 'Price is required'],
+    [messages.minOrderRequired, "Order can't be empty"],
+    [messages.availableRequired, "Available amount can't be empty"],
+    [messages.descriptionRequired, "Order can't be empty"],
+    [messages.reviewRequired, "Review can't be empty"],
+  ])('%s', (actual, expected) => {
+    expect(actual).toBe(expected);
+  });
+});
+
+describe('email (login, signup, purchase)', () => {
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['only spaces', '   '],
+  ])("a %s email answers 'Email is required'", (_label, email) => {
+    expect(errorsOf(loginSchema, { ...validLogin, email })).toEqual({ email: 'Email is required' });
+    expect(errorsOf(signupSchema, { ...validSignup, email })).toMatchObject({ email: 'Email is required' });
+  });
+
+  it.each(['rider', 'rider@', '@example.com', 'rider example@mail.com', 'rider@@example.com'])(
+    "'%s' answers 'Provide a valid email'",
+    (email) => {
+      expect(errorsOf(loginSchema, { ...validLogin, email })).toEqual({ email: 'Provide a valid email' });
+      expect(errorsOf(signupSchema, { ...validSignup, email })).toEqual({ email: 'Provide a valid email' });
+    },
+  );
+
+  it('a standard email passes (surrounding spaces are trimmed)', () => {
+    const result = check(loginSchema, { ...validLogin, email: '  rider@example.com ' });
+    expect(result).toEqual({ ok: true, value: { email: 'rider@example.com', password: 'secret1' } });
+  });
+});
+
+describe('password', () => {
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+  ])("a %s password answers 'Password is required'", (_label, password) => {
+    expect(errorsOf(loginSchema, { ...validLogin, password })).toEqual({ password: 'Password is required' });
+  });
+
+  it.each(['a', '12345', 'abcde'])("'%s' (under 6 characters) answers 'Must be 6 characters or longer'", (password) => {
+    expect(errorsOf(loginSchema, { ...validLogin, password })).toEqual({
+      password: 'Must be 6 characters or longer',
+    });
+  });
+
+  it('exactly 6 characters is enough', () => {
+    expect(check(loginSchema, { ...validLogin, password: '123456' }).ok).toBe(true);
+  });
+});
+
+describe('signup name', () => {
+  it.each([undefined, '', '   '])("%p answers 'Name is required'", (name) => {
+    expect(errorsOf(signupSchema, { ...validSignup, name })).toEqual({ name: 'Name is required' });
+  });
+
+  it.each(['Rider One', 'José Ñúñez', 'Zoë Brontë', "Sinéad O'Connor", 'Smith, Jr.', 'Anne-Marie', 'Müller'])(
+    "'%s' is a valid name (letters incl. accented, space, apostrophe, comma, hyphen, period)",
+    (name) => {
+      expect(errorsOf(signupSchema, { ...validSignup, name })).toEqual({});
+    },
+  );
+
+  it.each(['R2D2', 'rider@home', 'Rider_One', 'Rider!', 'Ride <script>', 'Rider#1'])(
+    "'%s' answers 'Provide a valid name'",
+    (name) => {
+      expect(errorsOf(signupSchema, { ...validSignup, name })).toEqual({ name: 'Provide a valid name' });
+    },
+  );
+
+  it('reports every failing field at once, each with its first message', () => {
+    expect(errorsOf(signupSchema, { email: '', password: '', name: '' })).toEqual({
+      email: 'Email is required',
+      password: 'Password is required',
+      name: 'Name is required',
+    });
+  });
+});
+
+describe('purchase form', () => {
+  const purchase = purchaseSchema(stock);
+
+  it('a complete purchase passes and the address is not required', () => {
+    const result = check(purchase, { name: 'Rider One', phone: '01712345678', orderAmount: 10 });
+    expect(result.ok).toBe(true);
+  });
+
+  it.each([undefined, '', '  '])("a purchase name %p answers 'Name is required'", (name) => {
+    expect(errorsOf(purchase, { ...validPurchase, name })).toEqual({ name: 'Name is required' });
+  });
+
+  it('any non-empty purchase name is accepted (no letters-only rule)', () => {
+    expect(errorsOf(purchase, { ...validPurchase, name: 'R2D2 & Co #7' })).toEqual({});
+  });
+
+  describe('Bangladeshi phone', () => {
+    it.each([undefined, '', '   '])("%p answers 'Phone is required'", (phone) => {
+      expect(errorsOf(purchase, { ...validPurchase, phone })).toEqual({ phone: 'Phone is required' });
+    });
+
+    it.each(['0171234567', '017', '+88017'])("'%s' (under 11 characters) answers 'Must be 11 characters'", (phone) => {
+      expect(errorsOf(purchase, { ...validPurchase, phone })).toEqual({ phone: 'Must be 11 characters' });
+    });
+
+    it.each([
+      '01212345678', // 012: the third digit must be 3-9
+      '01012345678',
+      '02712345678', // must start 01
+      '12345678901',
+      '017123456789', // one digit too many
+      '+8701712345678', // +87 is not Bangladesh
+      '008701712345678',
+      '+88 01712345678', // no spaces
+      '0171234567a',
+      '880171234567',
+    ])("'%s' answers 'Provide a Bangladeshi number'", (phone) => {
+      expect(errorsOf(purchase, { ...validPurchase, phone })).toEqual({ phone: 'Provide a Bangladeshi number' });
+    });
+
+    it.each([
+      '01312345678',
+      '01412345678',
+      '01512345678',
+      '01612345678',
+      '01712345678',
+      '01812345678',
+      '01912345678',
+      '+8801712345678',
+      '008801712345678',
+      ' 01712345678 ',
+    ])("'%s' is accepted", (phone) => {
+      expect(errorsOf(purchase, { ...validPurchase, phone })).toEqual({});
+    });
+
+    it('the pattern allows only the optional +88 / 0088 prefix, 01, a digit 3-9 and 8 digits', () => {
+      expect(bangladeshiPhone.test('01912345678')).toBe(true);
+      expect(bangladeshiPhone.test('+8801912345678')).toBe(true);
+      expect(bangladeshiPhone.test('008801912345678')).toBe(true);
+      expect(bangladeshiPhone.test('8801912345678')).toBe(false);
+      expect(bangladeshiPhone.test('x01912345678')).toBe(false);
+      expect(bangladeshiPhone.test('01912345678x')).toBe(false);
+    });
+  });
+
+  describe('order amount against the part (minOrder 10, available 50)', () => {
+    it.each([undefined, null, '', 'many'])('%p answers "Order can\'t be empty"', (orderAmount) => {
+      expect(errorsOf(purchase, { ...validPurchase, orderAmount })).toEqual({ orderAmount: "Order can't be empty" });
+    });
+
+    it.each([0, 1, 9])("%p answers 'Must order more than 10 items'", (orderAmount) => {
+      expect(errorsOf(purchase, { ...validPurchase, orderAmount })).toEqual({
+        orderAmount: 'Must order more than 10 items',
+      });
+    });
+
+    it.each([51, 100, 1_000_000])("%p answers 'Only 50 items available'", (orderAmount) => {
+      expect(errorsOf(purchase, { ...validPurchase, orderAmount })).toEqual({
+        orderAmount: 'Only 50 items available',
+      });
+    });
+
+    it.each([10, 25, 50, '20'])('%p (minOrder <= amount <= available) is accepted', (orderAmount) => {
+      const result = check(purchase, { ...validPurchase, orderAmount });
+      expect(result.ok).toBe(true);
+      if (result.ok) expect(result.value.orderAmount).toBe(Number(orderAmount));
+    });
+
+    it('a fractional amount is refused', () => {
+      expect(errorsOf(purchase, { ...validPurchase, orderAmount: 12.5 })).toEqual({
+        orderAmount: 'Must be a whole number',
+      });
+    });
+
+    it('the messages follow the part: other minOrder and available figures appear in them', () => {
+      const other = purchaseSchema({ minOrder: 3, available: 4 });
+      expect(errorsOf(other, { ...validPurchase, orderAmount: 2 })).toEqual({
+        orderAmount: 'Must order more than 3 items',
+      });
+      expect(errorsOf(other, { ...validPurchase, orderAmount: 5 })).toEqual({ orderAmount: 'Only 4 items available' });
+    });
+
+    it('with no stock left every amount is refused', () => {
+      const soldOut = purchaseSchema({ minOrder: 1, available: 0 });
+      expect(errorsOf(soldOut, { ...validPurchase, orderAmount: 1 })).toEqual({
+        orderAmount: 'Only 0 items available',
+      });
+    });
+  });
+});
+
+describe('part form', () => {
+  it('a complete part passes and the image is not required', () => {
+    expect(check(partSchema, validPart).ok).toBe(true);
+    const { image: _image, ...withoutImage } = validPart;
+    expect(check(partSchema, withoutImage).ok).toBe(true);
+  });
+
+  it.each([
+    ['name', "The part's name is required"],
+    ['price', 'Price is required'],
+    ['minOrder', "Order can't be empty"],
+    ['available', "Available amount can't be empty"],
+    ['description', "Order can't be empty"],
+  ])("a missing %s answers '%s'", (field, message) => {
+    const { [field as keyof typeof validPart]: _omitted, ...rest } = validPart;
+    expect(errorsOf(partSchema, rest)).toEqual({ [field]: message });
+  });
+
+  it.each([
+    ['name', ''],
+    ['price', ''],
+    ['minOrder', ''],
+    ['available', ''],
+    ['description', '  '],
+  ])('an empty %s is refused with its required message', (field, value) => {
+    const errors = errorsOf(partSchema, { ...validPart, [field]: value });
+    expect(Object.keys(errors)).toEqual([field]);
+  });
+
+  it('every empty field is reported together', () => {
+    expect(errorsOf(partSchema, {})).toEqual({
+      name: "The part's name is required",
+      price: 'Price is required',
+      minOrder: "Order can't be empty",
+      available: "Available amount can't be empty",
+      description: "Order can't be empty",
+    });
+  });
+
+  it('refuses a negative price, a minOrder below 1 and a negative stock', () => {
+    expect(errorsOf(partSchema, { ...validPart, price: -1 })).toEqual({ price: "Price can't be negative" });
+    expect(errorsOf(partSchema, { ...validPart, minOrder: 0 })).toEqual({
+      minOrder: 'Minimum order must be at least 1',
+    });
+    expect(errorsOf(partSchema, { ...validPart, available: -1 })).toEqual({
+      available: "Available amount can't be negative",
+    });
+  });
+
+  it('a free part and a part with no stock are allowed', () => {
+    expect(errorsOf(partSchema, { ...validPart, price: 0, available: 0 })).toEqual({});
+  });
+});
+
+describe('review', () => {
+  it.each([undefined, '', '   \n '])('%p answers "Review can\'t be empty"', (text) => {
+    expect(errorsOf(reviewSchema, { text })).toEqual({ text: "Review can't be empty" });
+  });
+
+  it('any text is a review, trimmed', () => {
+    expect(check(reviewSchema, { text: '  Great pads!  ' })).toEqual({ ok: true, value: { text: 'Great pads!' } });
+  });
+});
+
+describe('contact form (validated, although the spec said it was not)', () => {
+  it('needs names, an email and a message; the phone is optional', () => {
+    expect(errorsOf(contactSchema, {})).toEqual({
+      firstName: 'First name is required',
+      lastName: 'Last name is required',
+      email: 'Email is required',
+      message: 'Message is required',
+    });
+    expect(
+      errorsOf(contactSchema, { firstName: 'A', lastName: 'B', email: 'a@example.com', message: 'Hello' }),
+    ).toEqual({});
+  });
+});
+
+describe('check()', () => {
+  it('drops fields the schema does not know', () => {
+    const result = check(reviewSchema, { text: 'Good', admin: true });
+    expect(result).toEqual({ ok: true, value: { text: 'Good' } });
+  });
+});
+
+describe('truncate()', () => {
+  it('leaves text up to the length whole', () => {
+    expect(truncate('Brake pads', 40)).toBe('Brake pads');
+    expect(truncate('x'.repeat(40), 40)).toBe('x'.repeat(40));
+    expect(truncate('', 20)).toBe('');
+  });
+
+  it("cuts longer text to the length and marks the cut with '...'", () => {
+    expect(truncate('x'.repeat(41), 40)).toBe(`${'x'.repeat(40)}...`);
+    expect(truncate('Heavy Duty Motorcycle Chain Kit 428H', 20)).toBe('Heavy Duty Motorcycl...');
+  });
+
+  it('uses the lengths of spec §9', () => {
+    expect(truncation).toEqual({ cardName: 40, cardDescription: 70, orderTableName: 30, partsTableName: 20 });
+    const name = 'A'.repeat(100);
+    expect(truncate(name, truncation.cardName)).toHaveLength(43);
+    expect(truncate(name, truncation.cardDescription)).toHaveLength(73);
+    expect(truncate(name, truncation.orderTableName)).toHaveLength(33);
+    expect(truncate(name, truncation.partsTableName)).toHaveLength(23);
+  });
+});
