@@ -45,7 +45,7 @@ const config: CodegenConfig = {
       ? {
           'web/src/generated/graphql.tsx': {
             documents: `${webOperations}/**/*.graphql`,
-            plugins: ['typescript', 'typescript-operations', 'typescript-react-apollo'],
+            plugins: ['typescript-operations', 'typescript-react-apollo'],
             config: {
               useTypeImports: true,
               enumsAsTypes: true,

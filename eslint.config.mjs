@@ -7,7 +7,8 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/dist/**',
       'api/src/graphql/generated.ts',
-      'web/**',
+      'web/src/generated/**',
+      'web/public/**',
       '.data/**',
       'coverage/**',
       'test-results/**',
@@ -34,6 +35,12 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
+    },
+  },
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: { window: 'readonly', document: 'readonly', localStorage: 'readonly', atob: 'readonly' },
     },
   },
   {

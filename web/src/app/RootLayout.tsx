@@ -1,0 +1,59 @@
+import { useEffect } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Footer } from '../components/Footer';
+import { Header, navLinkClass, navLinks } from '../components/Header';
+import { useAuth } from '../features/auth/AuthProvider';
+
+/** Scrolls to the top on every route change (spec §2). */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  return null;
+}
+
+/** After the API refused our session (401/403 on protected data): signed out, back to / (spec §4). */
+function SessionExpiredRedirect() {
+  const { sessionExpiredAt } = useAuth();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (sessionExpiredAt) navigate('/', { replace: true });
+  }, [sessionExpiredAt, navigate]);
+  return null;
+}
+
+/** Header, page, footer; on small screens the navigation lives in a drawer. */
+export function RootLayout() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const toggle = document.getElementById('site-drawer') as HTMLInputElement | null;
+    if (toggle) toggle.checked = false;
+  }, [pathname]);
+  return (
+    <div className="drawer">
+      <input id="site-drawer" type="checkbox" className="drawer-toggle" aria-label="Menu" />
+      <div className="drawer-content flex min-h-screen flex-col">
+        <ScrollToTop />
+        <SessionExpiredRedirect />
+        <Header />
+        <main className="flex-1">
+          <Outlet />
+        </main>
+        <Footer />
+      </div>
+      <div className="drawer-side z-50">
+        <label htmlFor="site-drawer" aria-label="Close menu" className="drawer-overlay" />
+        <nav aria-label="Mobile" className="min-h-full w-72 bg-base-100 p-6">
+          <ul className="menu gap-2 text-lg">
+            {navLinks.map((l) => (
+              <li key={l.to}>
+                <NavLink to={l.to} end={l.to === '/'} className={navLinkClass}>
+                  {l.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+    </div>
+  );
+}

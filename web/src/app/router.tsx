@@ -1,0 +1,69 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom';
+import { RequireAdmin, RequireAuth } from '../features/auth/guards';
+import { RootLayout } from './RootLayout';
+import { RouteError } from './RouteError';
+
+/** Every page is its own chunk, loaded when its route is first visited. */
+const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
+  lazy: () => load().then((m) => ({ Component: m.default })),
+});
+
+const admin = (path: string, load: () => Promise<{ default: ComponentType }>): RouteObject => ({
+  path,
+  element: (
+    <RequireAdmin>
+      <Outlet />
+    </RequireAdmin>
+  ),
+  children: [{ index: true, ...page(load) }],
+});
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          { index: true, ...page(() => import('../features/home/HomePage')) },
+          { path: 'parts', ...page(() => import('../features/parts/CatalogPage')) },
+          { path: 'portfolio', ...page(() => import('../features/portfolio/PortfolioPage')) },
+          { path: 'blog', ...page(() => import('../features/blog/BlogPage')) },
+          { path: 'login', ...page(() => import('../features/auth/LoginPage')) },
+          { path: 'signup', ...page(() => import('../features/auth/SignupPage')) },
+          {
+            element: (
+              <RequireAuth>
+                <Outlet />
+              </RequireAuth>
+            ),
+            children: [
+              { path: 'purchase/:partId', ...page(() => import('../features/orders/PurchasePage')) },
+              { path: 'payment/:orderId', ...page(() => import('../features/payments/PaymentPage')) },
+              { path: 'reviews/:partId', ...page(() => import('../features/reviews/ReviewPage')) },
+              {
+                path: 'dashboard',
+                ...page(() => import('../features/dashboard/DashboardLayout')),
+                children: [
+                  { index: true, ...page(() => import('../features/profile/MyProfilePage')) },
+                  { path: 'my-orders', ...page(() => import('../features/orders/MyOrdersPage')) },
+                  { path: 'add-review', ...page(() => import('../features/reviews/AddReviewPage')) },
+                  admin('users', () => import('../features/admin/AllUsersPage')),
+                  admin('all-orders', () => import('../features/admin/ManageOrdersPage')),
+                  admin('manage-parts', () => import('../features/admin/ManagePartsPage')),
+                  admin('add-parts', () => import('../features/admin/AddPartPage')),
+                  admin('messages', () => import('../features/admin/MessagesPage')),
+                ],
+              },
+            ],
+          },
+          { path: '*', ...page(() => import('../features/misc/NotFoundPage')) },
+        ],
+      },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

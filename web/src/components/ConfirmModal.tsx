@@ -1,0 +1,52 @@
+import { useEffect, useRef } from 'react';
+
+interface ConfirmModalProps {
+  open: boolean;
+  title: string;
+  body?: string;
+  confirmLabel?: string;
+  busy?: boolean;
+  onConfirm(): void;
+  onClose(): void;
+}
+
+/** A confirm dialog (daisyUI modal on <dialog>): Escape or Cancel closes it. */
+export function ConfirmModal({
+  open,
+  title,
+  body,
+  confirmLabel = 'Delete',
+  busy = false,
+  onConfirm,
+  onClose,
+}: ConfirmModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal?.();
+    if (!open && dialog.open) dialog.close?.();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="modal modal-bottom sm:modal-middle" onClose={onClose} aria-labelledby="confirm-title">
+      <div className="modal-box">
+        <h3 id="confirm-title" className="text-lg font-bold">
+          {title}
+        </h3>
+        {body && <p className="py-4">{body}</p>}
+        <div className="modal-action">
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-error" disabled={busy} onClick={onConfirm}>
+            {busy && <span className="loading loading-spinner loading-sm" />}
+            {confirmLabel}
+          </button>
+        </div>
+      </div>
+      <form method="dialog" className="modal-backdrop">
+        <button aria-label="Close">close</button>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,70 @@
+import { useEffect, useRef, useState, type PointerEvent } from 'react';
+import { resolveValue, toast, useToaster, type Toast } from 'react-hot-toast';
+
+/** Toasts last this long (spec §1, §9). */
+export const toastDuration = 5000;
+
+const icons: Partial<Record<Toast['type'], string>> = { success: '✓', error: '!', loading: '…' };
+
+function ToastCard({ item }: { item: Toast }) {
+  const [dx, setDx] = useState(0);
+  const start = useRef<number | null>(null);
+  const onDown = (e: PointerEvent<HTMLDivElement>) => {
+    start.current = e.clientX;
+    e.currentTarget.setPointerCapture(e.pointerId);
+  };
+  const onMove = (e: PointerEvent<HTMLDivElement>) => {
+    if (start.current !== null) setDx(e.clientX - start.current);
+  };
+  const onUp = () => {
+    // Dragged far enough sideways: dismissed, as with a swipe.
+    if (Math.abs(dx) > 80) toast.dismiss(item.id);
+    start.current = null;
+    setDx(0);
+  };
+  const tone = item.type === 'error' ? 'alert-error' : item.type === 'success' ? 'alert-success' : 'alert-info';
+  return (
+    <div
+      role={item.type === 'error' ? 'alert' : 'status'}
+      aria-live="polite"
+      data-testid="toast"
+      className={`alert ${tone} alert-soft w-80 max-w-[calc(100vw-2rem)] cursor-grab touch-pan-y select-none shadow-lg`}
+      style={{ transform: `translateX(${dx}px)`, opacity: 1 - Math.min(Math.abs(dx) / 160, 0.7) }}
+      onPointerDown={onDown}
+      onPointerMove={onMove}
+      onPointerUp={onUp}
+      onPointerCancel={onUp}
+    >
+      <span aria-hidden className="font-bold">
+        {icons[item.type] ?? 'i'}
+      </span>
+      <span>{resolveValue(item.message, item)}</span>
+    </div>
+  );
+}
+
+/**
+ * Toasts at the top right: they close after 5000 ms, pause while hovered and while the window has lost
+ * focus, and can be dragged sideways to dismiss (react-hot-toast's headless useToaster).
+ */
+export function Toasts() {
+  const { toasts, handlers } = useToaster({ duration: toastDuration });
+  const { startPause, endPause } = handlers;
+  useEffect(() => {
+    window.addEventListener('blur', startPause);
+    window.addEventListener('focus', endPause);
+    return () => {
+      window.removeEventListener('blur', startPause);
+      window.removeEventListener('focus', endPause);
+    };
+  }, [startPause, endPause]);
+  return (
+    <div className="fixed top-4 right-4 z-[100] flex flex-col gap-2" onMouseEnter={startPause} onMouseLeave={endPause}>
+      {toasts
+        .filter((t) => t.visible)
+        .map((t) => (
+          <ToastCard key={t.id} item={t} />
+        ))}
+    </div>
+  );
+}

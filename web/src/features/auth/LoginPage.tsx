@@ -1,0 +1,81 @@
+import { loginSchema } from '@partsyard/common';
+import { Form, Formik } from 'formik';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useClientSettings } from '../../app/ClientSettings';
+import { authErrorMessage } from '../../lib/firebase';
+import { useAuth } from './AuthProvider';
+import { FormField } from '../../components/FormField';
+import { GoogleButton } from './GoogleButton';
+import { returnTo } from './returnTo';
+
+/** The demo customer of the embedded default (ARCHITECTURE.md); the form starts with it in demo mode only. */
+export const demoCustomer = { email: 'customer@partsyard.test', password: 'Customer#2026' };
+
+export default function LoginPage() {
+  const { login, loginWithGoogle } = useAuth();
+  const settings = useClientSettings();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [error, setError] = useState('');
+  const done = () => navigate(returnTo(location.state), { replace: true });
+  const initial = settings?.demoMode ? demoCustomer : { email: '', password: '' };
+
+  return (
+    <section className="mx-auto flex max-w-md flex-col gap-6 px-4 py-12">
+      <div className="card bg-base-100 shadow-xl">
+        <div className="card-body gap-4">
+          <h1 className="text-center text-2xl font-bold">Login</h1>
+          <Formik
+            key={settings?.demoMode ? 'demo' : 'plain'}
+            initialValues={initial}
+            validationSchema={loginSchema}
+            onSubmit={async (values) => {
+              setError('');
+              try {
+                await login(values.email.trim(), values.password);
+                done();
+              } catch (e) {
+                setError(authErrorMessage(e));
+              }
+            }}
+          >
+            {({ isSubmitting }) => (
+              <Form noValidate className="flex flex-col gap-3">
+                <FormField name="email" label="Email" type="email" autoComplete="email" />
+                <FormField name="password" label="Password" type="password" autoComplete="current-password" />
+                {error && (
+                  <p className="text-sm text-red-600" role="alert">
+                    {error}
+                  </p>
+                )}
+                <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
+                  {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+                  Login
+                </button>
+              </Form>
+            )}
+          </Formik>
+          <p className="text-center text-sm">
+            New to PartsYard?{' '}
+            <Link to="/signup" state={location.state} className="link link-primary">
+              Create an account
+            </Link>
+          </p>
+          <div className="divider">OR</div>
+          <GoogleButton
+            onClick={async () => {
+              setError('');
+              try {
+                await loginWithGoogle();
+                done();
+              } catch (e) {
+                setError(authErrorMessage(e));
+              }
+            }}
+          />
+        </div>
+      </div>
+    </section>
+  );
+}

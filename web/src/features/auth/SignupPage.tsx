@@ -1,0 +1,75 @@
+import { signupSchema } from '@partsyard/common';
+import { Form, Formik } from 'formik';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { authErrorMessage } from '../../lib/firebase';
+import { useAuth } from './AuthProvider';
+import { FormField } from '../../components/FormField';
+import { GoogleButton } from './GoogleButton';
+import { returnTo } from './returnTo';
+
+export default function SignupPage() {
+  const { signup, loginWithGoogle } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [error, setError] = useState('');
+  const done = () => navigate(returnTo(location.state), { replace: true });
+
+  return (
+    <section className="mx-auto flex max-w-md flex-col gap-6 px-4 py-12">
+      <div className="card bg-base-100 shadow-xl">
+        <div className="card-body gap-4">
+          <h1 className="text-center text-2xl font-bold">Sign Up</h1>
+          <Formik
+            initialValues={{ name: '', email: '', password: '' }}
+            validationSchema={signupSchema}
+            onSubmit={async (values) => {
+              setError('');
+              try {
+                await signup(values.name.trim(), values.email.trim(), values.password);
+                done();
+              } catch (e) {
+                setError(authErrorMessage(e));
+              }
+            }}
+          >
+            {({ isSubmitting }) => (
+              <Form noValidate className="flex flex-col gap-3">
+                <FormField name="name" label="Name" autoComplete="name" />
+                <FormField name="email" label="Email" type="email" autoComplete="email" />
+                <FormField name="password" label="Password" type="password" autoComplete="new-password" />
+                {error && (
+                  <p className="text-sm text-red-600" role="alert">
+                    {error}
+                  </p>
+                )}
+                <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
+                  {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+                  Sign Up
+                </button>
+              </Form>
+            )}
+          </Formik>
+          <p className="text-center text-sm">
+            Already have an account?{' '}
+            <Link to="/login" state={location.state} className="link link-primary">
+              Login
+            </Link>
+          </p>
+          <div className="divider">OR</div>
+          <GoogleButton
+            onClick={async () => {
+              setError('');
+              try {
+                await loginWithGoogle();
+                done();
+              } catch (e) {
+                setError(authErrorMessage(e));
+              }
+            }}
+          />
+        </div>
+      </div>
+    </section>
+  );
+}

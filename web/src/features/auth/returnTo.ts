@@ -1,0 +1,8 @@
+import type { Location } from 'react-router-dom';
+
+/** Where to go after login or signup: the page the guard sent us from, else / (spec §2). */
+export function returnTo(state: unknown): string {
+  const from = (state as { from?: Location } | null)?.from;
+  if (!from?.pathname || from.pathname === '/login' || from.pathname === '/signup') return '/';
+  return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
+}

@@ -1,0 +1,49 @@
+import { ApolloClient, from, HttpLink, InMemoryCache } from '@apollo/client';
+import { setContext } from '@apollo/client/link/context';
+import { onError } from '@apollo/client/link/error';
+import { expireSession, getAccessToken } from './session';
+
+/** Operations whose 401/403 means our session is gone (spec §4: orders, payments, profile). */
+const sessionOperations = new Set(['Me', 'MyOrders', 'MyPayments', 'Order']);
+
+const authLink = setContext((_, { headers }) => {
+  const token = getAccessToken();
+  return { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } };
+});
+
+// The API answers a refused GraphQL request with HTTP 401 (no or bad token) or 403 (no right).
+const errorLink = onError(({ networkError, operation }) => {
+  const status = (networkError as { statusCode?: number } | null)?.statusCode;
+  if (status === 401 || (status === 403 && sessionOperations.has(operation.operationName))) expireSession();
+});
+
+export function createApolloClient() {
+  return new ApolloClient({
+    link: from([errorLink, authLink, new HttpLink({ uri: '/graphql' })]),
+    cache: new InMemoryCache(),
+  });
+}
+
+interface ErrorShape {
+  graphQLErrors?: { message: string; extensions?: { code?: string; fields?: Record<string, string> } }[];
+  networkError?: { statusCode?: number; result?: { errors?: ErrorShape['graphQLErrors'] } } | null;
+}
+
+function firstError(error: unknown) {
+  const e = error as ErrorShape;
+  return e?.graphQLErrors?.[0] ?? e?.networkError?.result?.errors?.[0];
+}
+
+/** The message of a failed request, for a toast or for red text under a form. */
+export function errorMessage(error: unknown): string {
+  const first = firstError(error);
+  if (first) return first.message;
+  if ((error as ErrorShape)?.networkError) return 'Could not reach the shop. Check your connection and try again.';
+  return error instanceof Error ? error.message : 'Something went wrong';
+}
+
+/** The error's code (UNAUTHENTICATED, FORBIDDEN, BAD_USER_INPUT, NOT_FOUND, CONFLICT), if any. */
+export const errorCode = (error: unknown): string | undefined => firstError(error)?.extensions?.code;
+
+/** Per-field messages of a BAD_USER_INPUT answer, to show under the form's fields. */
+export const fieldErrors = (error: unknown): Record<string, string> => firstError(error)?.extensions?.fields ?? {};
