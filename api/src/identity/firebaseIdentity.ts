@@ -60,7 +60,13 @@ export function createFirebaseIdentity(firebase: Config['firebase']): Identity {
       } catch (error) {
         if ((error as { code?: string }).code !== 'auth/user-not-found') throw error;
       }
-      return (await auth.createUser({ email, password, displayName, emailVerified: true })).uid;
+      try {
+        return (await auth.createUser({ email, password, displayName, emailVerified: true })).uid;
+      } catch (error) {
+        // Another process created it in the meantime.
+        if ((error as { code?: string }).code !== 'auth/email-already-exists') throw error;
+        return (await auth.getUserByEmail(email)).uid;
+      }
     },
     async deleteAccount(uid) {
       try {

@@ -1,0 +1,76 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../../api/test/support/testApp';
+
+/**
+ * End-to-end harness: the whole shop (API + the built web app, demo content seeded) on a fresh in-memory
+ * database, the real Auth emulator of the test run, and Debian's Chromium driven by playwright-core.
+ */
+
+const root = path.resolve(__dirname, '..', '..');
+export const webDist = path.join(root, 'web', 'dist');
+export const screenshotDir = path.join(root, 'test-results');
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Shop {
+  app: TestApp;
+  browser: Browser;
+  url: string;
+  /** A fresh browser context (own storage) with a page at `width` px wide. */
+  newPage(width?: number): Promise<{ context: BrowserContext; page: Page }>;
+  close(): Promise<void>;
+}
+
+export async function startShop(): Promise<Shop> {
+  if (!existsSync(path.join(webDist, 'index.html'))) {
+    throw new Error('web/dist is missing: run `npm run build` first (npm test does)');
+  }
+  const app = await startTestApp('pglite', { webDistDir: webDist, seedDemo: true, demoMode: true });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  return {
+    app,
+    browser,
+    url: app.url,
+    async newPage(width = 1280) {
+      const context = await browser.newContext({ baseURL: app.url, viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      return { context, page };
+    },
+    async close() {
+      await browser.close();
+      await app.close();
+    },
+  };
+}
+
+/** Saves a full-page screenshot under test-results/. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+/** Logs in through the login form and waits to leave it. */
+export async function loginAs(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+export const demo = {
+  admin: { email: 'admin@partsyard.test', password: 'Admin#2026' },
+  customer: { email: 'customer@partsyard.test', password: 'Customer#2026' },
+};
