@@ -82,7 +82,9 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
         throw new AppError('BAD_USER_INPUT', 'Card payments go through Stripe in this shop');
       const intent = await gateway.retrieveIntent(intentId);
       if (!intent?.orderId) throw notFound('Payment intent');
-      await ownOrder(actor, intent.orderId);
+      const order = await ownOrder(actor, intent.orderId);
+      // A paid order is not charged again through another of its intents (its own intent answers as before).
+      if (order.status !== 'unpaid' && order.transactionId !== intentId) throw conflict('This order is already paid');
       return gateway.payWithTestCard(intentId, card);
     },
 
