@@ -1,10 +1,10 @@
-import { check, emailRule, messages, purchaseSchema } from '@partsyard/common';
+import { check, messages, purchaseSchema } from '@partsyard/common';
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
-import * as yup from 'yup';
 import type { Db } from '../db/database';
 import { orders, type OrderRow } from '../db/schema';
 import { badInput, conflict, forbidden, notFound } from '../errors';
 import { isAdmin, requireActor, requireAdmin, requireSelfOrAdmin, type Actor } from './actor';
+import { validEmail } from './email';
 import { isId, page } from './paging';
 import type { PartsService } from './partsService';
 import { releaseStock, takeStock } from './stock';
@@ -89,12 +89,10 @@ export function createOrdersService(deps: { db: Db; parts: PartsService }) {
     /** Orders placed with an email: that user themselves, or an admin (the REST shim's /orders/filter). */
     async ordersByEmail(actor: Actor | null, email: string): Promise<OrderRow[]> {
       requireSelfOrAdmin(actor, email);
-      const checked = check(yup.object({ email: emailRule() }), { email });
-      if (!checked.ok) throw badInput(checked.errors);
       return db
         .select()
         .from(orders)
-        .where(eq(orders.email, checked.value.email.toLowerCase()))
+        .where(eq(orders.email, validEmail(email)))
         .orderBy(desc(orders.createdAt))
         .limit(1000);
     },

@@ -1,11 +1,10 @@
-import { check, emailRule } from '@partsyard/common';
 import { and, desc, eq } from 'drizzle-orm';
-import * as yup from 'yup';
 import type { Db } from '../db/database';
 import { orders, payments, type OrderRow, type PaymentRow } from '../db/schema';
 import { AppError, badInput, conflict, forbidden, notFound } from '../errors';
 import type { GatewayIntent, PaymentGateway, TestCard } from '../payments/paymentGateway';
 import { requireActor, requireSelfOrAdmin, type Actor } from './actor';
+import { validEmail } from './email';
 import type { OrdersService } from './ordersService';
 
 const currency = 'usd';
@@ -132,12 +131,10 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     /** Payments made with an email: that user themselves, or an admin (the REST shim's /payments/filter). */
     async paymentsByEmail(actor: Actor | null, email: string): Promise<PaymentRow[]> {
       requireSelfOrAdmin(actor, email);
-      const checked = check(yup.object({ email: emailRule() }), { email });
-      if (!checked.ok) throw badInput(checked.errors);
       return db
         .select()
         .from(payments)
-        .where(eq(payments.email, checked.value.email.toLowerCase()))
+        .where(eq(payments.email, validEmail(email)))
         .orderBy(desc(payments.createdAt))
         .limit(1000);
     },

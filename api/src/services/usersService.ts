@@ -1,4 +1,4 @@
-import { check, emailRule, profileSchema } from '@partsyard/common';
+import { check, profileSchema } from '@partsyard/common';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import * as yup from 'yup';
 import type { Db } from '../db/database';
@@ -8,17 +8,10 @@ import { badInput, conflict, forbidden, notFound } from '../errors';
 import type { AccessTokens } from '../identity/accessTokens';
 import type { Identity } from '../identity/firebaseIdentity';
 import { requireActor, requireAdmin, requireSelfOrAdmin, type Actor } from './actor';
+import { validEmail } from './email';
 import { isId, page } from './paging';
 
 export type ProfileInput = yup.InferType<typeof profileSchema>;
-
-const emailSchema = yup.object({ email: emailRule() });
-
-function validEmail(email: unknown): string {
-  const result = check(emailSchema, { email });
-  if (!result.ok) throw badInput(result.errors);
-  return result.value.email.toLowerCase();
-}
 
 function validProfile(input: unknown): Partial<ProfileInput> {
   const result = check(profileSchema, input ?? {});

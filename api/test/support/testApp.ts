@@ -76,30 +76,31 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 /** A unique email on the emulator, which all suites share. */
 export const uniqueEmail = (label = 'user') => `${label}-${randomBytes(5).toString('hex')}@example.test`;
 
-/** Signs up with the emulator's REST API, as the web SDK does; answers the Firebase ID token. */
-export async function emulatorSignUp(email: string, password: string, displayName?: string): Promise<string> {
-  const base = `http://${testEnv.authEmulatorHost}/identitytoolkit.googleapis.com/v1`;
-  const res = await fetch(`${base}/accounts:signUp?key=fake-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, displayName, returnSecureToken: true }),
-  });
+/**
+ * One call to the emulator's REST API, as the web SDK makes it. The emulator drops idle keep-alive sockets,
+ * so a request that lost that race ("other side closed") is sent once more.
+ */
+async function emulatorCall(action: string, payload: Record<string, unknown>): Promise<string> {
+  const url = `http://${testEnv.authEmulatorHost}/identitytoolkit.googleapis.com/v1/accounts:${action}?key=fake-api-key`;
+  const send = () =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...payload, returnSecureToken: true }),
+    });
+  const res = await send().catch(() => send());
   const body = (await res.json()) as { idToken?: string; error?: { message: string } };
-  if (!body.idToken) throw new Error(`emulator sign-up failed: ${body.error?.message}`);
+  if (!body.idToken) throw new Error(`emulator ${action} failed: ${body.error?.message}`);
   return body.idToken;
 }
 
-export async function emulatorSignIn(email: string, password: string): Promise<string> {
-  const base = `http://${testEnv.authEmulatorHost}/identitytoolkit.googleapis.com/v1`;
-  const res = await fetch(`${base}/accounts:signInWithPassword?key=fake-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
-  const body = (await res.json()) as { idToken?: string; error?: { message: string } };
-  if (!body.idToken) throw new Error(`emulator sign-in failed: ${body.error?.message}`);
-  return body.idToken;
-}
+/** Signs up with the emulator; answers the Firebase ID token. */
+export const emulatorSignUp = (email: string, password: string, displayName?: string): Promise<string> =>
+  emulatorCall('signUp', { email, password, displayName });
+
+/** Signs in with the emulator; answers the Firebase ID token. */
+export const emulatorSignIn = (email: string, password: string): Promise<string> =>
+  emulatorCall('signInWithPassword', { email, password });
 
 /** Starts the whole app on a fresh database of `kind` (an in-memory PGlite, or a new PostgreSQL database). */
 export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
