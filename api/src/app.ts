@@ -13,6 +13,8 @@ import { authDirectivesTransformer } from './graphql/authDirectives';
 import type { GraphQLContext } from './graphql/context';
 import { resolvers } from './graphql/resolvers';
 import { resolveCaller } from './http/caller';
+import { cors, requestLog, securityHeaders } from './http/middleware';
+import { describeError, logger } from './logger';
 import type { AccessTokens } from './identity/accessTokens';
 import { createRestRouter, restErrorHandler } from './rest/restRouter';
 import type { Services } from './services';
@@ -36,7 +38,10 @@ function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLF
   }
   const code = formatted.extensions?.code;
   if (code === 'INTERNAL_SERVER_ERROR' || code === undefined) {
-    console.error(original);
+    logger.error('unexpected error in a GraphQL operation', {
+      path: formatted.path?.join('.'),
+      ...describeError(original),
+    });
     return {
       message: 'Something went wrong on our side',
       path: formatted.path,
@@ -96,6 +101,7 @@ export async function createApp({
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  app.use(requestLog(config.logRequests), securityHeaders, cors(config.corsOrigins));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -42,6 +42,8 @@ export interface Config {
   /** Where the built web app is (served at /). */
   webDistDir: string;
   logRequests: boolean;
+  /** Origins allowed to call the API from another site (CORS); none by default. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -145,5 +147,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoMode: mode === 'embedded' && seedDemo,
     webDistDir: path.resolve(repoRoot, env.WEB_DIST_DIR ?? 'web/dist'),
     logRequests: env.LOG_REQUESTS !== 'false',
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
   };
 }

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config';
+import { logger } from './logger';
 import { startServer } from './server';
 
 async function main() {
@@ -13,16 +14,18 @@ async function main() {
     throw error;
   }
   const server = await startServer(config);
-  console.log(
-    `PartsYard (${config.mode}) on http://localhost:${server.port} — database: ${server.database.kind}, ` +
-      `payments: ${config.stripe ? 'Stripe' : 'test gateway'}${config.firebase.emulatorHost ? `, auth emulator: ${config.firebase.emulatorHost}` : ''}`,
-  );
+  logger.info(`PartsYard is ready on http://localhost:${server.port}`, {
+    mode: config.mode,
+    database: server.database.kind,
+    payments: config.stripe ? 'stripe' : 'test gateway',
+    authEmulator: config.firebase.emulatorHost ?? null,
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing requests in flight, then stopping`);
+    logger.info(`${signal}: finishing requests in flight, then stopping`);
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
     await server.close();

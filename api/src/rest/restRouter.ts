@@ -2,6 +2,7 @@ import { dollarsToCents } from '@partsyard/common';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { AppError, badInput, httpStatusOf } from '../errors';
 import { bearerToken, resolveCaller, type Caller } from '../http/caller';
+import { describeError, logger } from '../logger';
 import type { AccessTokens } from '../identity/accessTokens';
 import type { Services } from '../services';
 import { requireActor } from '../services/actor';
@@ -306,7 +307,7 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
 }
 
 /** One mapping from errors to HTTP answers: AppError codes to statuses, body-parser failures to 400/413. */
-export function restErrorHandler(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
+export function restErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   if (error instanceof AppError) {
     res
       .status(httpStatusOf[error.code])
@@ -322,6 +323,6 @@ export function restErrorHandler(error: unknown, _req: Request, res: Response, _
     res.status(400).json({ message: 'Request body is not valid JSON' });
     return;
   }
-  console.error(error);
+  logger.error('unexpected error in a request', { requestId: req.id, ...describeError(error) });
   res.status(500).json({ message: 'Something went wrong on our side' });
 }

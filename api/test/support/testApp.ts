@@ -69,6 +69,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     demoMode: false,
     webDistDir: path.resolve(__dirname, '../../../web/dist-missing'),
     logRequests: false,
+    corsOrigins: [],
     ...overrides,
   };
 }
