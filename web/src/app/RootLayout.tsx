@@ -7,7 +7,10 @@ import { useAuth } from '../features/auth/AuthProvider';
 /** Scrolls to the top on every route change (spec §2). */
 function ScrollToTop() {
   const { pathname } = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  useEffect(() => {
+    // Some browsers return a promise from scrollTo; an effect must not return it (React would call it).
+    window.scrollTo(0, 0);
+  }, [pathname]);
   return null;
 }
 
