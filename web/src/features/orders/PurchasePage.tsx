@@ -1,3 +1,145 @@
-export default function Page() {
-  return <h1>PurchasePage</h1>;
+import { purchaseSchema } from '@partsyard/common';
+import { Form, Formik, type FormikHelpers } from 'formik';
+import { useMemo } from 'react';
+import { toast } from 'react-hot-toast';
+import { Link, useParams } from 'react-router-dom';
+import { FormField } from '../../components/FormField';
+import { ShoppingFact, ShoppingPartSummary, formatDollars } from '../../components/ShoppingPartSummary';
+import { Spinner } from '../../components/Spinner';
+import { usePartQuery, usePlaceOrderMutation } from '../../generated/graphql';
+import { errorCode, errorMessage, fieldErrors } from '../../lib/apollo';
+import { useAuth } from '../auth/AuthProvider';
+
+interface PurchaseValues {
+  name: string;
+  email: string;
+  phone: string;
+  orderAmount: number | '';
+  address: string;
+}
+
+/** Purchase form for one part (spec "Purchase page"): the shared purchase rules, the server's price and stock. */
+export default function PurchasePage() {
+  const { partId = '' } = useParams();
+  const { user } = useAuth();
+  const { data, loading, error, refetch } = usePartQuery({
+    variables: { id: partId },
+    fetchPolicy: 'cache-and-network',
+  });
+  const [placeOrder] = usePlaceOrderMutation();
+  const part = data?.part;
+
+  const initialValues = useMemo<PurchaseValues>(
+    () => ({ name: user?.displayName ?? '', email: user?.email ?? '', phone: '', orderAmount: '', address: '' }),
+    [user?.displayName, user?.email],
+  );
+  const schema = useMemo(
+    () => (part ? purchaseSchema({ minOrder: part.minOrder, available: part.available }) : undefined),
+    [part],
+  );
+
+  if (loading && !data) return <Spinner centered />;
+  if (!part) {
+    return (
+      <section className="mx-auto flex min-h-[50vh] max-w-lg flex-col items-center justify-center gap-4 p-8 text-center">
+        <h1 className="text-3xl font-bold">Part not found</h1>
+        <p className="text-gray-600">
+          {error && errorCode(error) !== 'NOT_FOUND'
+            ? errorMessage(error)
+            : 'This part does not exist or is no longer sold.'}
+        </p>
+        <Link to="/parts" className="btn btn-primary">
+          Browse parts
+        </Link>
+      </section>
+    );
+  }
+
+  const submit = async (values: PurchaseValues, helpers: FormikHelpers<PurchaseValues>) => {
+    try {
+      await placeOrder({
+        variables: {
+          input: {
+            partId: part.id,
+            name: values.name.trim(),
+            phone: values.phone.trim(),
+            orderAmount: Number(values.orderAmount),
+            address: values.address.trim(),
+          },
+        },
+      });
+      toast.success('Successfully placed order.');
+      helpers.resetForm();
+      await refetch();
+    } catch (e) {
+      const fields = fieldErrors(e);
+      if (Object.keys(fields).length > 0) helpers.setErrors(fields);
+      else toast.error(errorMessage(e));
+    }
+  };
+
+  // Name is the signed-in user's; it can be typed only when the account has none.
+  const nameKnown = Boolean(initialValues.name);
+
+  return (
+    <section className="mx-auto grid max-w-6xl gap-8 px-4 py-10 md:grid-cols-[2fr_3fr]">
+      <ShoppingPartSummary image={part.image} name={part.name} className="self-start">
+        <p className="text-sm text-gray-600">{part.description}</p>
+        <p className="text-2xl font-bold text-primary" data-testid="unit-price">
+          {formatDollars(part.price)}
+          <span className="ml-1 text-sm font-normal text-gray-500">per unit</span>
+        </p>
+        <ShoppingFact label="Available">
+          <span data-testid="available">{part.available}</span>
+        </ShoppingFact>
+        <ShoppingFact label="Minimum Order">
+          <span data-testid="min-order">{part.minOrder}</span>
+        </ShoppingFact>
+      </ShoppingPartSummary>
+
+      <div className="card bg-base-100 shadow-md">
+        <div className="card-body">
+          <h1 className="card-title text-2xl">Purchase</h1>
+          <Formik<PurchaseValues>
+            initialValues={initialValues}
+            enableReinitialize
+            validationSchema={schema}
+            onSubmit={submit}
+          >
+            {({ values, isSubmitting }) => {
+              const amount = Number(values.orderAmount);
+              const total =
+                values.orderAmount !== '' && Number.isFinite(amount) && amount > 0 ? amount * part.price : 0;
+              return (
+                <Form noValidate className="flex flex-col gap-3">
+                  <div className="grid gap-3 sm:grid-cols-2">
+                    <FormField name="name" label="Name" readOnly={nameKnown} autoComplete="name" />
+                    <FormField name="email" label="Email" type="email" readOnly />
+                  </div>
+                  <FormField name="phone" label="Phone" type="tel" placeholder="01XXXXXXXXX" autoComplete="tel" />
+                  <FormField
+                    name="orderAmount"
+                    label="Order amount"
+                    type="number"
+                    placeholder={`At least ${part.minOrder}`}
+                  />
+                  <FormField name="address" label="Address" as="textarea" rows={3} autoComplete="street-address" />
+                  <p className="flex items-center justify-between rounded-box bg-base-200 px-4 py-3">
+                    <span className="text-gray-600">Total price</span>
+                    <span className="text-xl font-bold" data-testid="total-price">
+                      {formatDollars(total)}
+                    </span>
+                  </p>
+                  <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
+                    {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+                    Place Order
+                  </button>
+                </Form>
+              );
+            }}
+          </Formik>
+        </div>
+      </div>
+    </section>
+  );
 }

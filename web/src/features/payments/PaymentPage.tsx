@@ -1,3 +1,111 @@
-export default function Page() {
-  return <h1>PaymentPage</h1>;
+import { lazy, Suspense, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { useClientSettings } from '../../app/ClientSettings';
+import { ShoppingFact, ShoppingPartSummary, formatDollars } from '../../components/ShoppingPartSummary';
+import { Spinner } from '../../components/Spinner';
+import { useConfirmPaymentMutation, useCreatePaymentIntentMutation, useOrderQuery } from '../../generated/graphql';
+import { errorCode, errorMessage } from '../../lib/apollo';
+import { useAuth } from '../auth/AuthProvider';
+import type { CardPaymentProps } from './cardPayment';
+import TestCardForm from './TestCardForm';
+
+// Stripe Elements (and Stripe.js) are fetched only when the server takes payments through Stripe.
+const StripeCardForm = lazy(() => import('./StripeCardForm'));
+
+/** Card payment for one of the customer's orders (spec "Payment page"), titled Payment Now. */
+export default function PaymentPage() {
+  const { orderId = '' } = useParams();
+  const { user } = useAuth();
+  const settings = useClientSettings();
+  const { data, loading, error } = useOrderQuery({ variables: { id: orderId }, fetchPolicy: 'cache-and-network' });
+  const [createPaymentIntent] = useCreatePaymentIntentMutation();
+  const [confirmPayment] = useConfirmPaymentMutation();
+  const [paidTxId, setPaidTxId] = useState<string | null>(null);
+  const order = data?.order;
+
+  if ((loading && !data) || !settings) return <Spinner centered />;
+
+  if (!order) {
+    const missing = ['NOT_FOUND', 'FORBIDDEN'].includes(errorCode(error) ?? '');
+    return (
+      <section className="mx-auto flex min-h-[50vh] max-w-lg flex-col items-center justify-center gap-4 p-8 text-center">
+        <h1 className="text-3xl font-bold">Order not found</h1>
+        <p className="text-gray-600">
+          {missing || !error ? 'This order does not exist or is not yours.' : errorMessage(error)}
+        </p>
+        <Link to="/dashboard/my-orders" className="btn btn-primary">
+          My Orders
+        </Link>
+      </section>
+    );
+  }
+
+  const card: CardPaymentProps = {
+    billing: { name: order.name || user?.displayName || '', email: user?.email || order.email },
+    amountLabel: formatDollars(order.price),
+    async createIntent() {
+      const { data: created } = await createPaymentIntent({ variables: { orderId: order.id } });
+      if (!created) throw new Error('The payment could not be started');
+      return created.createPaymentIntent;
+    },
+    async confirm(intentId) {
+      const { data: confirmed } = await confirmPayment({ variables: { orderId: order.id, paymentIntentId: intentId } });
+      setPaidTxId(confirmed?.confirmPayment.transactionId ?? intentId);
+    },
+  };
+
+  return (
+    <section className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-10">
+      <h1 className="text-3xl font-bold text-primary">Payment Now</h1>
+      <div className="grid gap-6 md:grid-cols-2">
+        <ShoppingPartSummary image={order.partImage} name={order.partName} className="self-start">
+          <p className="text-sm text-gray-600">
+            Hello {order.name}, please pay for your order of {order.partName}.
+          </p>
+          <ShoppingFact label="Order amount">{order.orderAmount}</ShoppingFact>
+          <ShoppingFact label="Unit price">{formatDollars(order.unitPrice)}</ShoppingFact>
+          <ShoppingFact label="Total">
+            <span className="text-lg text-primary" data-testid="order-total">
+              {formatDollars(order.price)}
+            </span>
+          </ShoppingFact>
+        </ShoppingPartSummary>
+
+        <div className="card self-start bg-base-100 shadow-md">
+          <div className="card-body gap-4">
+            <h2 className="card-title">Card details</h2>
+            {paidTxId ? (
+              <div role="status" className="flex flex-col gap-3">
+                <p className="font-semibold break-all text-green-700" data-testid="payment-success">
+                  {`Congrats! Your payment is completed. TxID: ${paidTxId}`}
+                </p>
+                <Link to="/dashboard/my-orders" className="btn btn-outline btn-sm self-start">
+                  Back to My Orders
+                </Link>
+              </div>
+            ) : order.paid ? (
+              <div className="flex flex-col gap-3">
+                <p className="font-semibold">This order is already paid.</p>
+                <p className="text-sm break-all">
+                  TxID:{' '}
+                  <span className="font-mono" data-testid="transaction-id">
+                    {order.transactionId}
+                  </span>
+                </p>
+                <Link to="/dashboard/my-orders" className="btn btn-outline btn-sm self-start">
+                  Back to My Orders
+                </Link>
+              </div>
+            ) : settings.payments.mode === 'STRIPE' && settings.payments.publishableKey ? (
+              <Suspense fallback={<Spinner />}>
+                <StripeCardForm publishableKey={settings.payments.publishableKey} {...card} />
+              </Suspense>
+            ) : (
+              <TestCardForm {...card} />
+            )}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
 }

@@ -1,3 +1,99 @@
-export default function Page() {
-  return <h1>ReviewPage</h1>;
+import { reviewSchema } from '@partsyard/common';
+import { Form, Formik, type FormikHelpers } from 'formik';
+import { useMemo } from 'react';
+import { toast } from 'react-hot-toast';
+import { Link, useParams } from 'react-router-dom';
+import { FormField } from '../../components/FormField';
+import { ShoppingFact, ShoppingPartSummary, formatDollars } from '../../components/ShoppingPartSummary';
+import { Spinner } from '../../components/Spinner';
+import { useAddReviewMutation, usePartQuery } from '../../generated/graphql';
+import { errorCode, errorMessage, fieldErrors } from '../../lib/apollo';
+import { useAuth } from '../auth/AuthProvider';
+
+interface ReviewValues {
+  name: string;
+  email: string;
+  text: string;
+}
+
+/** Review of a part the customer has paid for (spec "Review page"); the server refuses other parts. */
+export default function ReviewPage() {
+  const { partId = '' } = useParams();
+  const { user } = useAuth();
+  const { data, loading, error } = usePartQuery({ variables: { id: partId } });
+  const [addReview] = useAddReviewMutation({
+    // The home page's reviews show the new one next time they are read.
+    update: (cache) => {
+      cache.evict({ fieldName: 'reviews' });
+      cache.gc();
+    },
+  });
+  const part = data?.part;
+  const initialValues = useMemo<ReviewValues>(
+    () => ({ name: user?.displayName ?? '', email: user?.email ?? '', text: '' }),
+    [user?.displayName, user?.email],
+  );
+
+  if (loading && !data) return <Spinner centered />;
+  if (!part) {
+    return (
+      <section className="mx-auto flex min-h-[50vh] max-w-lg flex-col items-center justify-center gap-4 p-8 text-center">
+        <h1 className="text-3xl font-bold">Part not found</h1>
+        <p className="text-gray-600">
+          {error && errorCode(error) !== 'NOT_FOUND'
+            ? errorMessage(error)
+            : 'This part does not exist or is no longer sold.'}
+        </p>
+        <Link to="/dashboard/add-review" className="btn btn-primary">
+          Add Review
+        </Link>
+      </section>
+    );
+  }
+
+  const submit = async (values: ReviewValues, helpers: FormikHelpers<ReviewValues>) => {
+    try {
+      await addReview({ variables: { input: { partId: part.id, text: values.text.trim() } } });
+      toast.success('Thank you for your review!');
+      helpers.resetForm();
+    } catch (e) {
+      const fields = fieldErrors(e);
+      if (fields.text) helpers.setErrors({ text: fields.text });
+      else toast.error(errorMessage(e));
+    }
+  };
+
+  return (
+    <section className="mx-auto grid max-w-5xl gap-8 px-4 py-10 md:grid-cols-[2fr_3fr]">
+      <ShoppingPartSummary image={part.image} name={part.name} className="self-start">
+        <p className="text-sm text-gray-600">{part.description}</p>
+        <ShoppingFact label="Price">{formatDollars(part.price)}</ShoppingFact>
+      </ShoppingPartSummary>
+      <div className="card self-start bg-base-100 shadow-md">
+        <div className="card-body">
+          <h1 className="card-title text-2xl">Review this part</h1>
+          <Formik<ReviewValues>
+            initialValues={initialValues}
+            enableReinitialize
+            validationSchema={reviewSchema}
+            onSubmit={submit}
+          >
+            {({ isSubmitting }) => (
+              <Form noValidate className="flex flex-col gap-3">
+                <div className="grid gap-3 sm:grid-cols-2">
+                  <FormField name="name" label="Name" readOnly />
+                  <FormField name="email" label="Email" type="email" readOnly />
+                </div>
+                <FormField name="text" label="Review" as="textarea" rows={5} placeholder="How did the part do?" />
+                <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
+                  {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+                  Add Review
+                </button>
+              </Form>
+            )}
+          </Formik>
+        </div>
+      </div>
+    </section>
+  );
 }

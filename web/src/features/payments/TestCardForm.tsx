@@ -1,0 +1,125 @@
+import { useState, type FormEvent } from 'react';
+import { usePayWithTestCardMutation } from '../../generated/graphql';
+import { errorMessage } from '../../lib/apollo';
+import type { CardPaymentProps } from './cardPayment';
+
+const digitsOf = (value: string) => value.replace(/\D/g, '');
+
+/** 4242424242424242 -> '4242 4242 4242 4242' (at most 19 digits, as card numbers go). */
+const formatCardNumber = (value: string) =>
+  digitsOf(value)
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, '$1 ');
+
+/** '1234' -> '12/34'. */
+const formatExpiry = (value: string) => {
+  const digits = digitsOf(value).slice(0, 4);
+  return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
+};
+
+/** What Stripe's card element would say before sending an incomplete card. */
+function incompleteCard(number: string, expiry: string, cvc: string): string | null {
+  if (digitsOf(number).length < 12) return 'Your card number is incomplete.';
+  if (!/^(0[1-9]|1[0-2])\/\d{2}$/.test(expiry)) return "Your card's expiration date is incomplete.";
+  if (!/^\d{3,4}$/.test(cvc)) return "Your card's security code is incomplete.";
+  return null;
+}
+
+/**
+ * The test gateway's own card form (embedded default): it takes Stripe's test cards and answers like Stripe,
+ * so nothing is loaded from Stripe. Errors show as red text under the form.
+ */
+export default function TestCardForm({ createIntent, confirm, amountLabel }: CardPaymentProps) {
+  const [payWithTestCard] = usePayWithTestCardMutation();
+  const [number, setNumber] = useState('');
+  const [expiry, setExpiry] = useState('');
+  const [cvc, setCvc] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError('');
+    const incomplete = incompleteCard(number, expiry, cvc);
+    if (incomplete) {
+      setError(incomplete);
+      return;
+    }
+    setBusy(true);
+    try {
+      const intent = await createIntent();
+      const [month, year] = expiry.split('/');
+      const { data } = await payWithTestCard({
+        variables: {
+          paymentIntentId: intent.id,
+          card: { number: digitsOf(number), expMonth: Number(month), expYear: 2000 + Number(year), cvc },
+        },
+      });
+      const result = data?.payWithTestCard;
+      if (!result?.succeeded) {
+        setError(result?.error ?? 'Your card was declined.');
+        return;
+      }
+      await confirm(result.paymentIntentId);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-3" aria-label="Card payment">
+      <div role="note" className="badge h-auto badge-warning py-1 text-left whitespace-normal" data-testid="test-mode">
+        Test mode — use 4242 4242 4242 4242
+      </div>
+      <label className="form-control w-full">
+        <span className="label pb-1 label-text font-medium">Card number</span>
+        <input
+          className="input w-full font-mono"
+          name="cardNumber"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          placeholder="4242 4242 4242 4242"
+          value={number}
+          onChange={(e) => setNumber(formatCardNumber(e.target.value))}
+        />
+      </label>
+      <div className="grid grid-cols-2 gap-3">
+        <label className="form-control w-full">
+          <span className="label pb-1 label-text font-medium">Expiry (MM/YY)</span>
+          <input
+            className="input w-full font-mono"
+            name="cardExpiry"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            placeholder="MM/YY"
+            value={expiry}
+            onChange={(e) => setExpiry(formatExpiry(e.target.value))}
+          />
+        </label>
+        <label className="form-control w-full">
+          <span className="label pb-1 label-text font-medium">CVC</span>
+          <input
+            className="input w-full font-mono"
+            name="cardCvc"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="123"
+            value={cvc}
+            onChange={(e) => setCvc(digitsOf(e.target.value).slice(0, 4))}
+          />
+        </label>
+      </div>
+      <button type="submit" className="btn btn-primary mt-2" disabled={busy}>
+        {busy && <span className="loading loading-spinner loading-sm" />}
+        Pay {amountLabel}
+      </button>
+      {error && (
+        <p role="alert" className="text-sm text-red-600" data-testid="payment-error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,96 @@
+import './polyfills';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { GraphQLError } from 'graphql';
+import MyOrdersPage from '../../src/features/orders/MyOrdersPage';
+import { CancelOrderDocument, MyOrdersDocument } from '../../src/generated/graphql';
+import { order, polyfillDialog, renderShopping } from './renderShopping';
+
+const longName = 'Adjustable Rear Shock Absorber 320 mm with Remote Preload';
+const unpaid = order({ id: 'order-unpaid', partName: longName });
+const paid = order({
+  id: 'order-paid',
+  partName: 'Iridium Spark Plug CR9EIX',
+  paid: true,
+  status: 'PAID',
+  transactionId: 'pi_test_abc123',
+});
+
+const ordersAnswer = (items: ReturnType<typeof order>[]) => ({
+  request: { query: MyOrdersDocument, variables: {} },
+  result: { data: { myOrders: { __typename: 'OrderPage', items, total: items.length } } },
+});
+
+const renderOrders = (mocks: Parameters<typeof renderShopping>[1]) =>
+  renderShopping(<MyOrdersPage />, mocks, '/dashboard/my-orders');
+
+const rowOf = async (text: string) => (await screen.findByText(text)).closest('tr') as HTMLElement;
+
+beforeAll(polyfillDialog);
+
+describe('My Orders', () => {
+  it("shows index, the part name cut to 30 characters plus '...', and Pending or Paid badges", async () => {
+    renderOrders([ordersAnswer([unpaid, paid])]);
+    const first = await rowOf(`${longName.slice(0, 30)}...`);
+    expect(within(first).getByText('1')).toBeInTheDocument();
+    expect(within(first).getByText('Pending')).toBeInTheDocument();
+    const second = await rowOf('Iridium Spark Plug CR9EIX');
+    expect(within(second).getByText('2')).toBeInTheDocument();
+    expect(within(second).getByText('Paid')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Payment Status' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Transaction' })).toBeInTheDocument();
+  });
+
+  it('unpaid orders offer Pay now (to /payment/{id}) and Cancel; paid ones show the transaction id', async () => {
+    renderOrders([ordersAnswer([unpaid, paid])]);
+    const pending = await rowOf(`${longName.slice(0, 30)}...`);
+    expect(within(pending).getByRole('link', { name: 'Pay now' })).toHaveAttribute('href', '/payment/order-unpaid');
+    expect(within(pending).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    const done = await rowOf('Iridium Spark Plug CR9EIX');
+    expect(within(done).getByText('pi_test_abc123')).toBeInTheDocument();
+    expect(within(done).queryByRole('link', { name: 'Pay now' })).not.toBeInTheDocument();
+    expect(within(done).queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
+  });
+
+  it("Cancel asks first; Delete cancels, toasts 'Order cancelled.' and refreshes the list", async () => {
+    renderOrders([
+      ordersAnswer([unpaid, paid]),
+      {
+        request: { query: CancelOrderDocument, variables: { id: 'order-unpaid' } },
+        result: { data: { cancelOrder: 'order-unpaid' } },
+      },
+      ordersAnswer([paid]),
+    ]);
+    const pending = await rowOf(`${longName.slice(0, 30)}...`);
+    await userEvent.click(within(pending).getByRole('button', { name: 'Cancel' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByText('Are you sure you want to delete this order')).toBeInTheDocument();
+    expect(within(dialog).getByText('You lose all your order data, this process is irreversible.')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Order cancelled.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText(`${longName.slice(0, 30)}...`)).not.toBeInTheDocument());
+    expect(screen.getByText('Iridium Spark Plug CR9EIX')).toBeInTheDocument();
+  });
+
+  it("a refused cancel toasts the server's message", async () => {
+    renderOrders([
+      ordersAnswer([unpaid]),
+      {
+        request: { query: CancelOrderDocument, variables: { id: 'order-unpaid' } },
+        result: {
+          errors: [new GraphQLError('A paid order cannot be cancelled', { extensions: { code: 'CONFLICT' } })],
+        },
+      },
+    ]);
+    const pending = await rowOf(`${longName.slice(0, 30)}...`);
+    await userEvent.click(within(pending).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('A paid order cannot be cancelled')).toBeInTheDocument();
+  });
+
+  it('with no orders says so and links to the parts', async () => {
+    renderOrders([ordersAnswer([])]);
+    expect(await screen.findByText("You haven't ordered anything yet.")).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Browse parts' })).toHaveAttribute('href', '/parts');
+  });
+});
