@@ -1,3 +1,76 @@
-export default function Page() {
-  return <h1>AddPartPage</h1>;
+import { partSchema } from '@partsyard/common';
+import { Form, Formik, type FormikHelpers } from 'formik';
+import { toast } from 'react-hot-toast';
+import { FormField } from '../../components/FormField';
+import { useAddPartMutation } from '../../generated/graphql';
+import { errorMessage, fieldErrors } from '../../lib/apollo';
+
+/** The form's values as typed; number inputs hold '' until something is entered. */
+interface PartFormValues {
+  name: string;
+  price: number | '';
+  image: string;
+  minOrder: number | '';
+  available: number | '';
+  description: string;
+}
+
+const emptyPart: PartFormValues = { name: '', price: '', image: '', minOrder: '', available: '', description: '' };
+
+/** Adds a part (admin). The shared part rules check the form; the API checks them again. */
+export default function AddPartPage() {
+  const [addPart] = useAddPartMutation();
+
+  const submit = async (values: PartFormValues, form: FormikHelpers<PartFormValues>) => {
+    const input = partSchema.cast(values, { stripUnknown: true });
+    try {
+      await addPart({
+        variables: { input },
+        // Cached part lists (Manage Parts, the catalog, the home page) are dropped, so they load the new part.
+        update(cache) {
+          cache.evict({ id: 'ROOT_QUERY', fieldName: 'parts' });
+          cache.evict({ id: 'ROOT_QUERY', fieldName: 'popularParts' });
+          cache.gc();
+        },
+      });
+      toast.success('Part added.');
+      form.resetForm();
+    } catch (e) {
+      const fields = fieldErrors(e);
+      if (Object.keys(fields).length) form.setErrors(fields);
+      toast.error(errorMessage(e));
+    }
+  };
+
+  return (
+    <section className="max-w-2xl">
+      <h2 className="mb-4 text-xl font-bold">Add A Part</h2>
+      <div className="card bg-base-100 shadow">
+        <div className="card-body">
+          <Formik initialValues={emptyPart} validationSchema={partSchema} onSubmit={submit}>
+            {({ isSubmitting }) => (
+              <Form noValidate className="grid gap-3 sm:grid-cols-2">
+                <div className="sm:col-span-2">
+                  <FormField name="name" label="Part Name" />
+                </div>
+                <FormField name="price" label="Price" type="number" placeholder="Unit price in $" />
+                <FormField name="image" label="Part Image URL" placeholder="https://… or /images/…" />
+                <FormField name="minOrder" label="Minimum order" type="number" />
+                <FormField name="available" label="Available parts" type="number" />
+                <div className="sm:col-span-2">
+                  <FormField name="description" label="Description" as="textarea" rows={4} />
+                </div>
+                <div className="sm:col-span-2">
+                  <button type="submit" className="btn btn-primary mt-2 w-full sm:w-auto" disabled={isSubmitting}>
+                    {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+                    Add part
+                  </button>
+                </div>
+              </Form>
+            )}
+          </Formik>
+        </div>
+      </div>
+    </section>
+  );
 }

@@ -1,3 +1,164 @@
-export default function Page() {
-  return <h1>AllUsersPage</h1>;
+import { useState } from 'react';
+import { toast } from 'react-hot-toast';
+import { AdminPagination } from '../../components/AdminPagination';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { useDeleteUserMutation, useGrantAdminMutation, useUsersQuery, type UsersQuery } from '../../generated/graphql';
+import { errorCode, errorMessage } from '../../lib/apollo';
+import { useAuth } from '../auth/AuthProvider';
+import { ListStatus } from './ListStatus';
+import { useAdminList, useErrorToast, useStayInRange } from './useAdminList';
+
+type UserRow = UsersQuery['users']['items'][number];
+
+const isForbidden = (error: unknown) =>
+  errorCode(error) === 'FORBIDDEN' ||
+  (error as { networkError?: { statusCode?: number } })?.networkError?.statusCode === 403;
+
+/** All users (admin): make a customer an admin, or delete an account other than your own. */
+export default function AllUsersPage() {
+  const { user } = useAuth();
+  const myEmail = user?.email.toLowerCase() ?? '';
+  const { page, offset, limit, setPage } = useAdminList();
+  const { data, loading, error, refetch } = useUsersQuery({
+    variables: { offset, limit },
+    fetchPolicy: 'cache-and-network',
+    notifyOnNetworkStatusChange: true,
+  });
+  useErrorToast(error, 'users-load');
+  const total = data?.users.total;
+  useStayInRange(page, limit, total, setPage);
+
+  const [grantAdmin] = useGrantAdminMutation();
+  const [deleteUser, { loading: deleting }] = useDeleteUserMutation();
+  const [granting, setGranting] = useState<string | null>(null);
+  const [toDelete, setToDelete] = useState<UserRow | null>(null);
+
+  const makeAdmin = async (row: UserRow) => {
+    setGranting(row.id);
+    try {
+      await grantAdmin({ variables: { email: row.email } });
+      toast.success(`Made ${row.email} an admin.`);
+      await refetch();
+    } catch (e) {
+      if (isForbidden(e)) console.error('Failed to make admin. You are not admin');
+      toast.error(errorMessage(e));
+    } finally {
+      setGranting(null);
+    }
+  };
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    try {
+      await deleteUser({
+        variables: { id: toDelete.id },
+        // Gone from every cached list at once; the refetch below brings the counts up to date.
+        update(cache) {
+          cache.evict({ id: cache.identify({ __typename: 'User', id: toDelete.id }) });
+          cache.gc();
+        },
+      });
+      toast.success('User deleted.');
+      setToDelete(null);
+      await refetch();
+    } catch (e) {
+      toast.error(errorMessage(e));
+    }
+  };
+
+  const rows = data?.users.items ?? [];
+
+  return (
+    <section>
+      <h2 className="mb-4 text-xl font-bold">
+        All Users {total !== undefined && <span className="badge">{total}</span>}
+      </h2>
+      {rows.length === 0 ? (
+        <ListStatus
+          loading={loading && !data}
+          error={error}
+          empty={Boolean(data)}
+          emptyText="No users yet."
+          onRetry={() => void refetch()}
+        />
+      ) : (
+        <div className="overflow-x-auto rounded-box border border-base-300 bg-base-100">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>Email</th>
+                <th>Name</th>
+                <th>Role</th>
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, i) => {
+                const isMe = row.email.toLowerCase() === myEmail;
+                return (
+                  <tr key={row.id} data-testid="user-row">
+                    <th>{offset + i + 1}</th>
+                    <td className="whitespace-nowrap">
+                      {row.email}
+                      {isMe && <span className="ml-2 text-xs text-base-content/60">(you)</span>}
+                    </td>
+                    <td>{row.name}</td>
+                    <td>
+                      {row.isAdmin ? (
+                        <span className="badge badge-primary">Admin</span>
+                      ) : (
+                        <span className="badge badge-ghost">Customer</span>
+                      )}
+                    </td>
+                    <td>
+                      <div className="flex justify-end gap-2">
+                        {!row.isAdmin && (
+                          <button
+                            type="button"
+                            className="btn btn-outline btn-xs btn-primary"
+                            disabled={granting !== null}
+                            onClick={() => void makeAdmin(row)}
+                          >
+                            {granting === row.id && <span className="loading loading-spinner loading-xs" />}
+                            Make Admin
+                          </button>
+                        )}
+                        <button
+                          type="button"
+                          className="btn btn-xs btn-error"
+                          disabled={isMe}
+                          title={isMe ? 'You cannot delete your own account' : undefined}
+                          onClick={() => setToDelete(row)}
+                        >
+                          Delete
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {total !== undefined && (
+        <AdminPagination page={page} pageSize={limit} total={total} onPage={setPage} label="users" />
+      )}
+      <ConfirmModal
+        open={toDelete !== null}
+        title="Are you sure you want to delete this user?"
+        body={
+          toDelete
+            ? `${toDelete.email} loses their account. Their unpaid orders are cancelled; paid orders are kept.`
+            : undefined
+        }
+        busy={deleting}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setToDelete(null)}
+      />
+    </section>
+  );
 }

@@ -1,3 +1,214 @@
-export default function Page() {
-  return <h1>ManageOrdersPage</h1>;
+import { truncate, truncation } from '@partsyard/common';
+import { useState } from 'react';
+import { toast } from 'react-hot-toast';
+import { AdminPagination } from '../../components/AdminPagination';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import {
+  useAllOrdersQuery,
+  useCancelOrderMutation,
+  useMarkOrderShippedMutation,
+  type AllOrdersQuery,
+  type OrderStatus,
+} from '../../generated/graphql';
+import { errorMessage } from '../../lib/apollo';
+import { ListStatus } from './ListStatus';
+import { dollars, useAdminList, useErrorToast, useStayInRange } from './useAdminList';
+
+type OrderRow = AllOrdersQuery['orders']['items'][number];
+
+const filters: { value: '' | OrderStatus; label: string }[] = [
+  { value: '', label: 'All' },
+  { value: 'UNPAID', label: 'Unpaid' },
+  { value: 'PAID', label: 'Paid' },
+  { value: 'SHIPPED', label: 'Shipped' },
+];
+
+const asStatus = (value: string): OrderStatus | null =>
+  value === 'UNPAID' || value === 'PAID' || value === 'SHIPPED' ? value : null;
+
+/**
+ * Every order (admin). Unpaid orders show a Pending badge and may be deleted; a paid order's Pending button
+ * ships it, which the server saves (the spec's local-only toggle, done properly).
+ */
+export default function ManageOrdersPage() {
+  const { page, offset, limit, setPage, filter, setFilter } = useAdminList();
+  const status = asStatus(filter('status'));
+  const { data, loading, error, refetch } = useAllOrdersQuery({
+    variables: { status, offset, limit },
+    fetchPolicy: 'cache-and-network',
+    notifyOnNetworkStatusChange: true,
+  });
+  useErrorToast(error, 'orders-load');
+  const total = data?.orders.total;
+  useStayInRange(page, limit, total, setPage);
+
+  const [cancelOrder, { loading: deleting }] = useCancelOrderMutation();
+  const [markShipped] = useMarkOrderShippedMutation();
+  const [shipping, setShipping] = useState<string | null>(null);
+  const [toDelete, setToDelete] = useState<OrderRow | null>(null);
+
+  const ship = async (order: OrderRow) => {
+    setShipping(order.id);
+    try {
+      // The answer carries the order's new status; Apollo's cache updates the row from it.
+      await markShipped({ variables: { id: order.id } });
+      toast.success('Order marked as shipped.');
+      await refetch();
+    } catch (e) {
+      toast.error(errorMessage(e));
+    } finally {
+      setShipping(null);
+    }
+  };
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    try {
+      await cancelOrder({
+        variables: { id: toDelete.id },
+        // Gone from every cached list at once; the refetch below brings the counts up to date.
+        update(cache) {
+          cache.evict({ id: cache.identify({ __typename: 'Order', id: toDelete.id }) });
+          cache.gc();
+        },
+      });
+      toast.success('Order deleted.');
+      setToDelete(null);
+      await refetch();
+    } catch (e) {
+      toast.error(errorMessage(e));
+    }
+  };
+
+  const rows = data?.orders.items ?? [];
+
+  return (
+    <section>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-xl font-bold">
+          Manage All Orders {total !== undefined && <span className="badge">{total}</span>}
+        </h2>
+        <div className="join" role="group" aria-label="Filter by status">
+          {filters.map((f) => (
+            <button
+              key={f.label}
+              type="button"
+              aria-pressed={(status ?? '') === f.value}
+              className={`btn join-item btn-sm ${(status ?? '') === f.value ? 'btn-primary' : ''}`}
+              onClick={() => setFilter('status', f.value)}
+            >
+              {f.label}
+            </button>
+          ))}
+        </div>
+      </div>
+      {rows.length === 0 ? (
+        <ListStatus
+          loading={loading && !data}
+          error={error}
+          empty={Boolean(data)}
+          emptyText={status ? 'No orders with this status.' : 'No orders yet.'}
+          onRetry={() => void refetch()}
+        />
+      ) : (
+        <div className="overflow-x-auto rounded-box border border-base-300 bg-base-100">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>Part</th>
+                <th>Email</th>
+                <th className="text-right">Amount</th>
+                <th className="text-right">Total</th>
+                <th>Payment</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((order, i) => (
+                <tr key={order.id} data-testid="order-row">
+                  <th>{offset + i + 1}</th>
+                  <td className="min-w-44" title={order.partName}>
+                    {truncate(order.partName, truncation.orderTableName)}
+                  </td>
+                  <td className="whitespace-nowrap">{order.email}</td>
+                  <td className="text-right">{order.orderAmount}</td>
+                  <td className="text-right">{dollars(order.price)}</td>
+                  <td>
+                    {order.paid ? (
+                      <span className="text-success" title={order.transactionId ?? undefined}>
+                        Paid
+                      </span>
+                    ) : (
+                      <span className="text-base-content/60">Unpaid</span>
+                    )}
+                  </td>
+                  <td>
+                    <OrderStatusControl
+                      order={order}
+                      shipping={shipping === order.id}
+                      busy={shipping !== null}
+                      onShip={() => void ship(order)}
+                      onDelete={() => setToDelete(order)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {total !== undefined && (
+        <AdminPagination page={page} pageSize={limit} total={total} onPage={setPage} label="orders" />
+      )}
+      <ConfirmModal
+        open={toDelete !== null}
+        title="Are you sure you want to delete this order?"
+        body={
+          toDelete
+            ? `The unpaid order of ${toDelete.email} for ${toDelete.orderAmount} × ${toDelete.partName} is deleted and its stock given back.`
+            : undefined
+        }
+        busy={deleting}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setToDelete(null)}
+      />
+    </section>
+  );
+}
+
+interface OrderStatusControlProps {
+  order: OrderRow;
+  shipping: boolean;
+  busy: boolean;
+  onShip(): void;
+  onDelete(): void;
+}
+
+/** Unpaid: Pending badge and Delete. Paid: a Pending button that ships it. Shipped: a Shipped badge. */
+function OrderStatusControl({ order, shipping, busy, onShip, onDelete }: OrderStatusControlProps) {
+  if (order.status === 'SHIPPED') return <span className="badge whitespace-nowrap badge-success">Shipped</span>;
+  if (order.status === 'PAID')
+    return (
+      <button
+        type="button"
+        className="btn btn-warning btn-xs"
+        title="Paid, not shipped yet: click to mark it shipped"
+        disabled={busy}
+        onClick={onShip}
+      >
+        {shipping && <span className="loading loading-spinner loading-xs" />}
+        Pending
+      </button>
+    );
+  return (
+    <div className="flex items-center gap-2">
+      <span className="badge whitespace-nowrap badge-outline badge-warning" title="Not paid yet">
+        Pending
+      </span>
+      <button type="button" className="btn btn-error btn-xs" onClick={onDelete}>
+        Delete
+      </button>
+    </div>
+  );
 }

@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop';
+
+/** A short unique part name (under the Manage Parts table's 20-character cut). */
+const partName = (label: string) => `${label} ${randomBytes(3).toString('hex')}`;
+
+const row = (page: Page, text: string) => page.locator('tr', { hasText: text });
+
+describe('admin pages in a browser', () => {
+  let shop: Shop;
+  beforeAll(async () => {
+    shop = await startShop();
+  });
+  afterAll(() => shop?.close());
+
+  async function asAdmin(path: string) {
+    const { context, page } = await shop.newPage();
+    await loginAs(page, demo.admin.email, demo.admin.password);
+    await page.goto(path);
+    return { context, page };
+  }
+
+  it("the admin's dashboard menu has the admin pages and not the customer's", async () => {
+    const { context, page } = await asAdmin('/dashboard');
+    const menu = page.locator('.drawer-side');
+    for (const label of ['My Profile', 'All Users', 'Manage All Orders', 'Add A Part', 'Manage Parts']) {
+      await menu.getByRole('link', { name: label, exact: true }).waitFor();
+    }
+    expect(await menu.getByRole('link', { name: 'My Orders' }).count()).toBe(0);
+    expect(await menu.getByRole('link', { name: 'Add Review' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('an admin makes a new customer admin: toast, Admin badge, and the Make Admin button is gone', async () => {
+    const rider = await shop.app.signUp({ name: 'Rita Rider' });
+    const { context, page } = await asAdmin('/dashboard/users');
+    const riderRow = row(page, rider.email);
+    await riderRow.getByRole('button', { name: 'Make Admin' }).click();
+    await page.getByText(`Made ${rider.email} an admin.`).waitFor();
+    await riderRow.getByText('Admin', { exact: true }).waitFor();
+    await riderRow.getByRole('button', { name: 'Make Admin' }).waitFor({ state: 'detached' });
+    // Own row: Delete is disabled.
+    expect(await row(page, demo.admin.email).getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
+
+    const check = await shop.app.gql<{ isAdmin: boolean }>(
+      'query($email: String!) { isAdmin(email: $email) }',
+      { email: rider.email },
+      rider.token,
+    );
+    expect(check.data?.isAdmin).toBe(true);
+    await context.close();
+  });
+
+  it('an admin adds a part; it is listed in Manage Parts and in the catalog', async () => {
+    const name = partName('Clutch lever');
+    const { context, page } = await asAdmin('/dashboard/add-parts');
+    await page.getByRole('button', { name: 'Add part' }).click();
+    await page.getByText("The part's name is required").waitFor();
+
+    await page.getByLabel('Part Name').fill(name);
+    await page.getByLabel('Price').fill('7.25');
+    await page.getByLabel('Part Image URL').fill('/images/parts/cable.svg');
+    await page.getByLabel('Minimum order').fill('20');
+    await page.getByLabel('Available parts').fill('400');
+    await page.getByLabel('Description').fill('Forged aluminium clutch lever for street bikes.');
+    await page.getByRole('button', { name: 'Add part' }).click();
+    await page.getByText('Part added.').waitFor();
+    expect(await page.getByLabel('Part Name').inputValue()).toBe('');
+
+    await page.goto('/dashboard/manage-parts');
+    const partRow = row(page, name);
+    await partRow.waitFor();
+    await partRow.getByText('$7.25').waitFor();
+    await partRow.getByText('400', { exact: true }).waitFor();
+
+    await page.goto('/parts');
+    await page.getByText(name).first().waitFor();
+    await context.close();
+  });
+
+  it('an admin deletes a part through the confirm modal', async () => {
+    const admin = await shop.app.signUp({ admin: true });
+    const name = partName('Foot peg');
+    const added = await shop.app.gql<{ addPart: { id: string } }>(
+      'mutation($input: PartInput!) { addPart(input: $input) { id } }',
+      { input: { name, price: 3, minOrder: 10, available: 50, description: 'Rubber foot peg.' } },
+      admin.token,
+    );
+    const id = added.data?.addPart.id;
+    expect(id).toBeTruthy();
+
+    const { context, page } = await asAdmin('/dashboard/manage-parts');
+    await page.getByRole('searchbox', { name: 'Search parts' }).fill(name);
+    const partRow = row(page, id as string);
+    await partRow.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Are you sure you want to delete this part?', { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Part deleted.').waitFor();
+    await partRow.waitFor({ state: 'detached' });
+    await page.getByText(`No parts match "${name}".`).waitFor();
+
+    const gone = await shop.app.gql<{ part: { id: string } | null }>('query($id: ID!) { part(id: $id) { id } }', {
+      id,
+    });
+    expect(gone.data?.part).toBeNull();
+    await context.close();
+  });
+
+  it("an admin ships the demo customer's paid order; after a reload it is still Shipped", async () => {
+    const { context, page } = await asAdmin('/dashboard/all-orders');
+    await page.getByRole('button', { name: 'Paid', exact: true }).click();
+    const orderRow = row(page, demo.customer.email).first();
+    await orderRow.getByRole('button', { name: 'Pending' }).click();
+    await page.getByText('Order marked as shipped.').waitFor();
+
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    const shippedRow = row(page, demo.customer.email).filter({ hasText: 'Shipped' });
+    await shippedRow.waitFor();
+    await page.reload();
+    await shippedRow.waitFor();
+    expect(await row(page, demo.customer.email).getByRole('button', { name: 'Pending' }).count()).toBe(0);
+    await screenshot(page, 'admin-orders');
+    await context.close();
+  });
+
+  it('a signed-in customer who opens an admin page is sent to /login', async () => {
+    const { context, page } = await shop.newPage();
+    await loginAs(page, demo.customer.email, demo.customer.password);
+    await page.goto('/dashboard/users');
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(await page.getByText('All Users').count()).toBe(0);
+    await context.close();
+  });
+
+  it('a signed-out visitor to Add A Part goes to /login, and after logging in as admin returns there', async () => {
+    const { context, page } = await shop.newPage();
+    await page.goto('/dashboard/add-parts');
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByLabel('Email').fill(demo.admin.email);
+    await page.getByLabel('Password').fill(demo.admin.password);
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/add-parts');
+    await page.getByRole('button', { name: 'Add part' }).waitFor();
+    await context.close();
+  });
+});

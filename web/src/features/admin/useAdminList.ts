@@ -1,0 +1,59 @@
+import { useCallback, useEffect, useState } from 'react';
+import { toast } from 'react-hot-toast';
+import { errorMessage } from '../../lib/apollo';
+
+/** Rows per page of the admin lists (the API serves at most 100 parts and 200 of the rest per page). */
+export const adminPageSize = 20;
+
+/**
+ * Page number and filters of an admin list. Kept in component state, not in the address: a router
+ * navigation renders in a transition, and Apollo's useQuery starting a request with new variables inside
+ * an interrupted transition render can flip back and forth between old and new variables.
+ * Changing a filter goes back to the first page.
+ */
+export function useAdminList(pageSize = adminPageSize) {
+  const [page, setPageState] = useState(1);
+  const [filters, setFilters] = useState<Record<string, string>>({});
+
+  const setPage = useCallback((next: number) => setPageState(Math.max(1, Math.floor(next))), []);
+
+  const setFilter = useCallback((name: string, value: string) => {
+    setFilters((current) => (current[name] === value ? current : { ...current, [name]: value }));
+    setPageState(1);
+  }, []);
+
+  return {
+    page,
+    offset: (page - 1) * pageSize,
+    limit: pageSize,
+    setPage,
+    filter: (name: string) => filters[name] ?? '',
+    setFilter,
+  };
+}
+
+/**
+ * When the page shown lies past the end (its last rows were deleted), moves to the last page that has rows.
+ */
+export function useStayInRange(
+  page: number,
+  pageSize: number,
+  total: number | undefined,
+  setPage: (p: number) => void,
+) {
+  useEffect(() => {
+    if (total === undefined || page <= 1) return;
+    const last = Math.max(1, Math.ceil(total / pageSize));
+    if (page > last) setPage(last);
+  }, [page, pageSize, total, setPage]);
+}
+
+/** A failed list request shows a toast (one per error, not one per render). */
+export function useErrorToast(error: unknown, id: string) {
+  useEffect(() => {
+    if (error) toast.error(errorMessage(error), { id });
+  }, [error, id]);
+}
+
+/** Dollars as shown in the admin tables. */
+export const dollars = (amount: number): string => `$${amount.toFixed(2)}`;

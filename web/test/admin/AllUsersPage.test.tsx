@@ -1,0 +1,109 @@
+import './polyfills';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { GraphQLError } from 'graphql';
+import AllUsersPage from '../../src/features/admin/AllUsersPage';
+import { DeleteUserDocument, GrantAdminDocument, UsersDocument } from '../../src/generated/graphql';
+import { me, polyfillDialog, renderAdmin } from './renderAdmin';
+
+jest.mock('../../src/features/auth/AuthProvider', () => ({
+  useAuth: () => ({ status: 'signedIn', user: jest.requireActual('./renderAdmin').me }),
+}));
+
+const user = (id: string, email: string, name: string, admin: boolean) => ({
+  __typename: 'User' as const,
+  id,
+  email,
+  name,
+  avatar: '',
+  phone: '',
+  education: '',
+  location: '',
+  linkedIn: '',
+  role: admin ? ('ADMIN' as const) : ('CUSTOMER' as const),
+  isAdmin: admin,
+});
+
+const myself = user('u1', me.email, 'Ada Admin', true);
+const otherAdmin = user('u2', 'boss@partsyard.test', 'Bo Boss', true);
+const customer = user('u3', 'rider@example.test', 'Rita Rider', false);
+
+const usersPage = (items: ReturnType<typeof user>[]) => ({
+  request: { query: UsersDocument, variables: { offset: 0, limit: 20 } },
+  result: { data: { users: { __typename: 'UserPage', items, total: items.length } } },
+});
+
+const rowOf = async (email: string) => (await screen.findByText(email)).closest('tr') as HTMLElement;
+
+beforeAll(polyfillDialog);
+
+describe('All Users', () => {
+  it('shows each user with email, name and role; Make Admin only for those not admin yet', async () => {
+    renderAdmin(<AllUsersPage />, [usersPage([myself, otherAdmin, customer])]);
+    const customerRow = await rowOf(customer.email);
+    expect(within(customerRow).getByText('Rita Rider')).toBeInTheDocument();
+    expect(within(customerRow).getByText('Customer')).toBeInTheDocument();
+    expect(within(customerRow).getByRole('button', { name: 'Make Admin' })).toBeInTheDocument();
+
+    for (const admin of [myself, otherAdmin]) {
+      const row = await rowOf(admin.email);
+      expect(within(row).getByText('Admin')).toBeInTheDocument();
+      expect(within(row).queryByRole('button', { name: 'Make Admin' })).not.toBeInTheDocument();
+    }
+    expect(screen.getAllByRole('button', { name: 'Make Admin' })).toHaveLength(1);
+  });
+
+  it('never lets the signed-in admin delete their own account', async () => {
+    renderAdmin(<AllUsersPage />, [usersPage([myself, otherAdmin, customer])]);
+    expect(within(await rowOf(me.email)).getByRole('button', { name: 'Delete' })).toBeDisabled();
+    expect(within(await rowOf(otherAdmin.email)).getByRole('button', { name: 'Delete' })).toBeEnabled();
+    expect(within(await rowOf(customer.email)).getByRole('button', { name: 'Delete' })).toBeEnabled();
+  });
+
+  it('making a customer admin toasts, refetches, and the button disappears', async () => {
+    renderAdmin(<AllUsersPage />, [
+      usersPage([myself, customer]),
+      {
+        request: { query: GrantAdminDocument, variables: { email: customer.email } },
+        result: { data: { grantAdmin: { ...customer, role: 'ADMIN', isAdmin: true } } },
+      },
+      usersPage([myself, { ...customer, role: 'ADMIN', isAdmin: true }]),
+    ]);
+    await userEvent.click(within(await rowOf(customer.email)).getByRole('button', { name: 'Make Admin' }));
+    expect(await screen.findByText(`Made ${customer.email} an admin.`)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Make Admin' })).not.toBeInTheDocument());
+  });
+
+  it('a refused grant (403) toasts and logs that you are not admin', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderAdmin(<AllUsersPage />, [
+      usersPage([myself, customer]),
+      {
+        request: { query: GrantAdminDocument, variables: { email: customer.email } },
+        result: { errors: [new GraphQLError('Admins only', { extensions: { code: 'FORBIDDEN' } })] },
+      },
+    ]);
+    await userEvent.click(within(await rowOf(customer.email)).getByRole('button', { name: 'Make Admin' }));
+    expect(await screen.findByText('Admins only')).toBeInTheDocument();
+    expect(logged).toHaveBeenCalledWith('Failed to make admin. You are not admin');
+    logged.mockRestore();
+  });
+
+  it('deleting a user asks first, then toasts and refetches the list', async () => {
+    renderAdmin(<AllUsersPage />, [
+      usersPage([myself, customer]),
+      {
+        request: { query: DeleteUserDocument, variables: { id: customer.id } },
+        result: { data: { deleteUser: customer.id } },
+      },
+      usersPage([myself]),
+    ]);
+    await userEvent.click(within(await rowOf(customer.email)).getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog).toHaveAttribute('open');
+    expect(within(dialog).getByText('Are you sure you want to delete this user?')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('User deleted.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText(customer.email)).not.toBeInTheDocument());
+  });
+});

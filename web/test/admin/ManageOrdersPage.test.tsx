@@ -1,0 +1,100 @@
+import './polyfills';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import ManageOrdersPage from '../../src/features/admin/ManageOrdersPage';
+import {
+  AllOrdersDocument,
+  CancelOrderDocument,
+  MarkOrderShippedDocument,
+  type OrderStatus,
+} from '../../src/generated/graphql';
+import { polyfillDialog, renderAdmin } from './renderAdmin';
+
+const order = (id: string, partName: string, status: OrderStatus) => ({
+  __typename: 'Order' as const,
+  id,
+  name: 'Rita Rider',
+  email: 'rider@example.test',
+  phone: '01712345678',
+  address: 'Dhaka',
+  partId: 'p1',
+  partName,
+  partImage: '/images/parts/chain.svg',
+  orderAmount: 10,
+  unitPrice: 2.5,
+  price: 25,
+  paid: status !== 'UNPAID',
+  status,
+  transactionId: status === 'UNPAID' ? null : `pi_test_${id}`,
+  createdAt: '2026-01-02T03:04:05.000Z',
+});
+
+const longName = 'Heavy-duty O-ring drive chain 520 x 120 links, gold';
+const unpaid = order('o1', longName, 'UNPAID');
+const paid = order('o2', 'Brake pads', 'PAID');
+
+const ordersPage = (items: ReturnType<typeof order>[], status: OrderStatus | null = null) => ({
+  request: { query: AllOrdersDocument, variables: { status, offset: 0, limit: 20 } },
+  result: { data: { orders: { __typename: 'OrderPage', items, total: items.length } } },
+});
+
+const rowOf = async (text: string) => (await screen.findByText(text)).closest('tr') as HTMLElement;
+
+beforeAll(polyfillDialog);
+
+describe('Manage All Orders', () => {
+  it('lists part name cut to 30 characters, email, amount and total; unpaid orders show Pending and Delete', async () => {
+    renderAdmin(<ManageOrdersPage />, [ordersPage([unpaid, paid])]);
+    const row = await rowOf(`${longName.slice(0, 30)}...`);
+    expect(within(row).getByText('rider@example.test')).toBeInTheDocument();
+    expect(within(row).getByText('10')).toBeInTheDocument();
+    expect(within(row).getByText('$25.00')).toBeInTheDocument();
+    expect(within(row).getByText('Pending')).not.toHaveRole('button');
+    expect(within(row).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    // A paid order cannot be deleted.
+    expect(within(await rowOf('Brake pads')).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+  });
+
+  it("a paid order's Pending button ships it: the saved status shows Shipped and a toast confirms", async () => {
+    const shipped = { ...paid, status: 'SHIPPED' as const };
+    renderAdmin(<ManageOrdersPage />, [
+      ordersPage([paid]),
+      {
+        request: { query: MarkOrderShippedDocument, variables: { id: paid.id } },
+        result: { data: { markOrderShipped: shipped } },
+      },
+      ordersPage([shipped]),
+    ]);
+    const row = await rowOf('Brake pads');
+    await userEvent.click(within(row).getByRole('button', { name: 'Pending' }));
+    expect(await within(row).findByText('Shipped')).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Pending' })).not.toBeInTheDocument();
+    expect(await screen.findByText('Order marked as shipped.')).toBeInTheDocument();
+  });
+
+  it('deleting an unpaid order asks first, then toasts and refreshes the list', async () => {
+    renderAdmin(<ManageOrdersPage />, [
+      ordersPage([unpaid, paid]),
+      {
+        request: { query: CancelOrderDocument, variables: { id: unpaid.id } },
+        result: { data: { cancelOrder: unpaid.id } },
+      },
+      ordersPage([paid]),
+    ]);
+    await userEvent.click(within(await rowOf(`${longName.slice(0, 30)}...`)).getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByText('Are you sure you want to delete this order?')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Order deleted.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText(`${longName.slice(0, 30)}...`)).not.toBeInTheDocument());
+  });
+
+  it('filters by status', async () => {
+    renderAdmin(<ManageOrdersPage />, [ordersPage([unpaid, paid]), ordersPage([paid], 'PAID')]);
+    await rowOf(`${longName.slice(0, 30)}...`);
+    await userEvent.click(screen.getByRole('button', { name: 'Paid' }));
+    await waitFor(() => expect(screen.queryByText(`${longName.slice(0, 30)}...`)).not.toBeInTheDocument());
+    expect(screen.getByText('Brake pads')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Paid' })).toHaveAttribute('aria-pressed', 'true');
+  });
+});
