@@ -1,0 +1,227 @@
+import type { Page } from 'playwright-core';
+import { screenshot, startShop, type Shop } from './support/shop';
+
+/** Extra parts so the catalog has a second page (the demo seed has 14; a page holds 20). */
+const extraParts = Array.from({ length: 8 }, (_, i) => `Storefront Test Lever ${String(i + 1).padStart(2, '0')}`);
+
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
+/** Waits until every statistics counter shows `expected` (its label -> its text). */
+const countersShow = (page: Page, expected: Record<string, string>) =>
+  page.waitForFunction(
+    (want) =>
+      Object.entries(want).every(
+        ([label, text]) => document.querySelector(`[data-testid="stat-${label}"]`)?.textContent === text,
+      ),
+    expected,
+  );
+/**
+ * A full-page screenshot from the top, with the window as tall as the page: the sticky header stays at the
+ * top, and every section (the counters too) is in view.
+ */
+async function homeScreenshot(page: Page, name: string) {
+  const width = page.viewportSize()?.width ?? 1280;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width, height });
+  await countersShow(page, counted);
+  await screenshot(page, name);
+  await page.setViewportSize({ width, height: 900 });
+}
+
+const counted = { Reliability: '100%', 'Years of Experience': '12+', Brands: '26+', Durability: '97%' };
+const reset = { Reliability: '0%', 'Years of Experience': '0+', Brands: '0+', Durability: '0%' };
+
+describe('the storefront in a browser', () => {
+  let shop: Shop;
+  beforeAll(async () => {
+    shop = await startShop();
+    const admin = await shop.app.signUp({ admin: true });
+    for (const name of extraParts) {
+      const result = await shop.app.gql(
+        'mutation($input: PartInput!) { addPart(input: $input) { id } }',
+        {
+          input: {
+            name,
+            price: 12.5,
+            minOrder: 5,
+            available: 100,
+            description: 'A forged brake lever added by the storefront browser test.',
+          },
+        },
+        admin.token,
+      );
+      if (!result.data) throw new Error(`addPart failed: ${JSON.stringify(result.errors)}`);
+    }
+  });
+  afterAll(() => shop?.close());
+
+  it('a visitor browses the home page: hero, popular parts, statistics, reviews, promo and contact', async () => {
+    const { context, page } = await shop.newPage(1280);
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Ride like a pro' }).waitFor();
+    await page.getByRole('button', { name: 'Next slide' }).waitFor();
+    await page.getByRole('button', { name: 'Previous slide' }).waitFor();
+
+    await page.getByRole('heading', { name: 'Popular Moto Parts' }).waitFor();
+    const purchase = page.locator('a[href^="/purchase/"]');
+    await purchase.first().waitFor();
+    expect(await purchase.count()).toBeGreaterThan(0);
+    expect(await purchase.first().innerText()).toContain('Purchase');
+    expect(await page.getByTestId('part-card-skeleton').count()).toBe(0);
+    await page.getByRole('link', { name: 'Browse all parts' }).waitFor();
+
+    // The counters run when the band scrolls into view and go back to 0 when it leaves.
+    const years = page.getByTestId('stat-Years of Experience');
+    await years.scrollIntoViewIfNeeded();
+    await countersShow(page, counted);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await countersShow(page, reset);
+
+    await page.getByRole('heading', { name: 'What the Clients Say' }).scrollIntoViewIfNeeded();
+    await page.getByText('arif.rahman@example.com').first().waitFor();
+    await page.getByText('Limited time offer, Get Your helmet, 30% Discount On preorders').waitFor();
+    await page.getByRole('heading', { name: 'Leave us a message' }).waitFor();
+    await page.getByRole('button', { name: 'Send Message' }).waitFor();
+
+    // The hero moves on by itself (autoplay 5000 ms, fade).
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForFunction(
+      () => document.querySelector('[aria-label="Go to slide 2: Live for the Adventure"]')?.ariaCurrent === 'true',
+      undefined,
+      { timeout: 15_000 },
+    );
+
+    await homeScreenshot(page, 'home-1280');
+    await context.close();
+  });
+
+  it('a visitor sends a message from the contact form', async () => {
+    const { context, page } = await shop.newPage(1280);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await page.getByText('First name is required').waitFor();
+    const field = (name: string) => page.getByRole('textbox', { name, exact: true });
+    await page.getByText('Message is required').waitFor();
+    await field('Email').fill('not-an-email');
+    await page.getByText('Provide a valid email').waitFor();
+    await field('First Name').fill('Rina');
+    await field('Last Name').fill('Das');
+    await field('Phone').fill('01712345678');
+    await field('Email').fill('rina@example.com');
+    await field('Message').fill('Do you ship 200 chains to Sylhet?');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await page.getByText('Thank you! Your message has been sent.').waitFor();
+    expect(await field('First Name').inputValue()).toBe('');
+    expect(await field('Message').inputValue()).toBe('');
+    await context.close();
+  });
+
+  it('a visitor searches and pages through the catalog, with the view in the URL', async () => {
+    const { context, page } = await shop.newPage(1280);
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Browse all parts' }).click();
+    await page.waitForURL('**/parts');
+    await page.getByRole('heading', { name: 'All Parts' }).waitFor();
+    await page.getByText('Showing 1–20 of 22 parts').waitFor();
+    expect(await page.locator('a[href^="/purchase/"]').count()).toBe(20);
+
+    await page.getByLabel('Search parts').fill('Iridium Spark');
+    await page.waitForURL((url) => url.searchParams.get('q') === 'Iridium Spark');
+    await page.getByText('Showing 1–1 of 1 part').waitFor();
+    await page.getByRole('heading', { name: 'Iridium Spark Plug CR9EIX' }).waitFor();
+
+    await page.getByLabel('Search parts').fill('no such part anywhere');
+    await page.getByText('No parts match your search.').waitFor();
+
+    await page.getByLabel('Search parts').fill('');
+    await page.getByText('Showing 1–20 of 22 parts').waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL((url) => url.searchParams.get('page') === '2');
+    await page.getByText('Showing 21–22 of 22 parts').waitFor();
+    expect(await page.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Page 1' }).click();
+    await page.getByText('Showing 1–20 of 22 parts').waitFor();
+
+    // The same view from a link.
+    await page.goto('/parts?q=Storefront%20Test&page=1');
+    await page.getByText('Showing 1–8 of 8 parts').waitFor();
+    expect(await page.getByLabel('Search parts').inputValue()).toBe('Storefront Test');
+    await page.goto('/parts?page=2');
+    await page.getByText('Showing 21–22 of 22 parts').waitFor();
+    await context.close();
+  });
+
+  it('the blog and the portfolio open from the header, whose active link is red and the others grey', async () => {
+    const { context, page } = await shop.newPage(1280);
+    await page.goto('/');
+    await mainNav(page).getByRole('link', { name: 'Blog' }).click();
+    await page.waitForURL('**/blog');
+    await page.getByRole('heading', { name: 'Blog', level: 1 }).waitFor();
+    expect(await page.locator('article').count()).toBe(7);
+    await page.getByRole('heading', { name: 'How does the virtual DOM work?' }).waitFor();
+
+    const linkClass = (name: string) => mainNav(page).getByRole('link', { name, exact: true }).getAttribute('class');
+    expect(await linkClass('Blog')).toContain('text-red-600');
+    expect(await linkClass('Home')).toContain('text-gray-500');
+    expect(await linkClass('Portfolio')).toContain('text-gray-500');
+    const colour = await mainNav(page)
+      .getByRole('link', { name: 'Blog' })
+      .evaluate((el) => getComputedStyle(el).color);
+    const grey = await mainNav(page)
+      .getByRole('link', { name: 'Home' })
+      .evaluate((el) => getComputedStyle(el).color);
+    expect(colour).not.toBe(grey);
+
+    await mainNav(page).getByRole('link', { name: 'Portfolio' }).click();
+    await page.waitForURL('**/portfolio');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Skills' }).waitFor();
+    expect(await page.locator('progress.progress').count()).toBeGreaterThan(0);
+    await page.getByRole('heading', { name: 'About me' }).waitFor();
+    expect(await page.locator('#projects h3').count()).toBe(3);
+    expect(await linkClass('Portfolio')).toContain('text-red-600');
+    expect(await linkClass('Blog')).toContain('text-gray-500');
+    await context.close();
+  });
+
+  it('at 375 px the layout is one column, without sideways scrolling, and the drawer opens and navigates', async () => {
+    const { context, page } = await shop.newPage(375);
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Ride like a pro' }).waitFor();
+    expect(await mainNav(page).isVisible()).toBe(false);
+    await page.locator('a[href^="/purchase/"]').first().waitFor();
+
+    // Cards stack in one column: the first two share a left edge.
+    const cards = page.locator('article.card');
+    const [a, b] = [await cards.nth(0).boundingBox(), await cards.nth(1).boundingBox()];
+    expect(a && b && Math.abs(a.x - b.x) < 1 && b.y > a.y).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    await page.getByTestId('stat-Years of Experience').scrollIntoViewIfNeeded();
+    await countersShow(page, counted);
+    await page.getByText('arif.rahman@example.com').first().waitFor();
+    await homeScreenshot(page, 'home-375');
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.getByLabel('Open menu').click();
+    const drawer = page.getByRole('navigation', { name: 'Mobile' });
+    await drawer.getByRole('link', { name: 'Blog' }).waitFor({ state: 'visible' });
+    await drawer.getByRole('link', { name: 'Blog' }).click();
+    await page.waitForURL('**/blog');
+    await page.getByRole('heading', { name: 'Blog', level: 1 }).waitFor();
+    expect(await page.locator('#site-drawer').isChecked()).toBe(false);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    await page.getByLabel('Open menu').click();
+    await drawer.getByRole('link', { name: 'Portfolio' }).click();
+    await page.waitForURL('**/portfolio');
+    await page.getByRole('heading', { name: 'Skills' }).waitFor();
+
+    await page.goto('/parts');
+    await page.getByText('Showing 1–20 of 22 parts').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await context.close();
+  });
+});

@@ -1,0 +1,81 @@
+import { truncate, truncation } from '@partsyard/common';
+import { Link } from 'react-router-dom';
+import type { PartFieldsFragment } from '../generated/graphql';
+
+export const defaultPartImage = '/images/parts/default.svg';
+
+/** Price as the cards show it: a '$' prefix and two decimals. */
+export const formatPrice = (price: number) => `$${price.toFixed(2)}`;
+
+/** One part in a grid: image, cut name and description, price, order limits and a Purchase link (spec §2). */
+export function PartCard({ part }: { part: PartFieldsFragment }) {
+  return (
+    <article className="card h-full border border-base-300 bg-base-100 shadow-sm transition hover:-translate-y-0.5 hover:shadow-lg">
+      <figure className="bg-base-200 px-6 pt-6">
+        <img
+          src={part.image || defaultPartImage}
+          alt={part.name}
+          loading="lazy"
+          width={320}
+          height={200}
+          className="h-44 w-full rounded-box object-contain"
+          onError={(e) => {
+            // A broken address (parts may point at any http(s) image) falls back to our own picture.
+            if (!e.currentTarget.src.endsWith(defaultPartImage)) e.currentTarget.src = defaultPartImage;
+          }}
+        />
+      </figure>
+      <div className="card-body gap-3">
+        <h3 className="card-title text-lg leading-snug" title={part.name}>
+          {truncate(part.name, truncation.cardName)}
+        </h3>
+        <p className="text-sm text-gray-600">{truncate(part.description, truncation.cardDescription)}</p>
+        <p className="text-2xl font-bold text-primary">{formatPrice(part.price)}</p>
+        <dl className="grid grid-cols-2 gap-2 text-sm">
+          <div className="rounded-field bg-base-200 px-3 py-2">
+            <dt className="text-gray-500">Minimum Order</dt>
+            <dd className="font-semibold">{part.minOrder}</dd>
+          </div>
+          <div className="rounded-field bg-base-200 px-3 py-2">
+            <dt className="text-gray-500">Available</dt>
+            <dd className="font-semibold">{part.available}</dd>
+          </div>
+        </dl>
+        <div className="card-actions mt-auto pt-2">
+          <Link to={`/purchase/${part.id}`} className="btn btn-block btn-primary">
+            Purchase<span className="sr-only"> {part.name}</span>
+          </Link>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** The placeholder shown in a card's place while parts load. */
+export function PartCardSkeleton() {
+  return (
+    <div
+      className="card h-full border border-base-300 bg-base-100 shadow-sm"
+      data-testid="part-card-skeleton"
+      aria-hidden="true"
+    >
+      <div className="px-6 pt-6">
+        <div className="skeleton h-44 w-full" />
+      </div>
+      <div className="card-body gap-3">
+        <div className="skeleton h-6 w-3/4" />
+        <div className="skeleton h-4 w-full" />
+        <div className="skeleton h-4 w-5/6" />
+        <div className="skeleton h-8 w-24" />
+        <div className="grid grid-cols-2 gap-2">
+          <div className="skeleton h-12" />
+          <div className="skeleton h-12" />
+        </div>
+        <div className="skeleton mt-2 h-10 w-full" />
+      </div>
+    </div>
+  );
+}
+
+/** The grid the home page and the catalog lay cards out in: 1, 2 or 3 columns by screen width. */
+export const partGridClass = 'grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3';
