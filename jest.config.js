@@ -32,6 +32,7 @@ module.exports = {
       testMatch: ['**/*.test.ts?(x)'],
       transform: { '^.+\\.tsx?$': swc(true) },
       moduleNameMapper: { '\\.css$': '<rootDir>/web/test/support/styleMock.js' },
+      setupFiles: ['<rootDir>/web/test/support/polyfills.ts'],
       setupFilesAfterEnv: ['<rootDir>/web/test/support/setup.ts'],
     },
     {

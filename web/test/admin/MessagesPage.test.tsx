@@ -1,4 +1,3 @@
-import './polyfills';
 import { screen } from '@testing-library/react';
 import MessagesPage from '../../src/features/admin/MessagesPage';
 import { ContactMessagesDocument } from '../../src/generated/graphql';

@@ -1,4 +1,3 @@
-import './polyfills';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useClientSettings } from '../../src/app/ClientSettings';

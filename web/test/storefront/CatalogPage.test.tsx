@@ -1,4 +1,3 @@
-import './polyfills';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import CatalogPage from '../../src/features/parts/CatalogPage';

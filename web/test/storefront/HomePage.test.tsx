@@ -1,4 +1,3 @@
-import './polyfills';
 import { act, screen, waitFor } from '@testing-library/react';
 import HomePage, { homeDataVariables } from '../../src/features/home/HomePage';
 import { HomeDataDocument } from '../../src/generated/graphql';

@@ -1,4 +1,3 @@
-import './polyfills';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { PartCard } from '../../src/components/PartCard';
