@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Footer } from '../components/Footer';
-import { Header, navLinkClass, navLinks } from '../components/Header';
+import { Header, NavItems } from '../components/Header';
 import { useAuth } from '../features/auth/AuthProvider';
 
 /** Scrolls to the top on every route change (spec §2). */
@@ -46,15 +46,7 @@ export function RootLayout() {
       <div className="drawer-side z-50">
         <label htmlFor="site-drawer" aria-label="Close menu" className="drawer-overlay" />
         <nav aria-label="Mobile" className="min-h-full w-72 bg-base-100 p-6">
-          <ul className="menu gap-2 text-lg">
-            {navLinks.map((l) => (
-              <li key={l.to}>
-                <NavLink to={l.to} end={l.to === '/'} className={navLinkClass}>
-                  {l.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
+          <NavItems className="menu gap-2 text-lg" />
         </nav>
       </div>
     </div>

@@ -13,6 +13,21 @@ export const navLinks = [
 export const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `font-semibold ${isActive ? 'text-red-600' : 'text-gray-500 hover:text-gray-800'}`;
 
+/** The site's navigation links: in the header on large screens and in the drawer on small ones. */
+export function NavItems({ className }: { className: string }) {
+  return (
+    <ul className={className}>
+      {navLinks.map((l) => (
+        <li key={l.to}>
+          <NavLink to={l.to} end={l.to === '/'} className={navLinkClass}>
+            {l.label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export const defaultAvatar = '/images/avatars/default.svg';
 
 function AccountMenu() {
@@ -73,15 +88,7 @@ export function Header() {
           <Brand />
         </div>
         <nav className="navbar-center hidden lg:flex" aria-label="Main">
-          <ul className="flex gap-8">
-            {navLinks.map((l) => (
-              <li key={l.to}>
-                <NavLink to={l.to} end={l.to === '/'} className={navLinkClass}>
-                  {l.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
+          <NavItems className="flex gap-8" />
         </nav>
         <div className="navbar-end">
           <AccountMenu />

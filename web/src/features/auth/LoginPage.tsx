@@ -6,14 +6,14 @@ import { useClientSettings } from '../../app/ClientSettings';
 import { authErrorMessage } from '../../lib/firebase';
 import { useAuth } from './AuthProvider';
 import { FormField } from '../../components/FormField';
-import { GoogleButton } from './GoogleButton';
+import { GoogleSignIn } from './GoogleSignIn';
 import { returnTo } from './returnTo';
 
 /** The demo customer of the embedded default (ARCHITECTURE.md); the form starts with it in demo mode only. */
 export const demoCustomer = { email: 'customer@partsyard.test', password: 'Customer#2026' };
 
 export default function LoginPage() {
-  const { login, loginWithGoogle } = useAuth();
+  const { login } = useAuth();
   const settings = useClientSettings();
   const navigate = useNavigate();
   const location = useLocation();
@@ -62,18 +62,7 @@ export default function LoginPage() {
               Create an account
             </Link>
           </p>
-          <div className="divider">OR</div>
-          <GoogleButton
-            onClick={async () => {
-              setError('');
-              try {
-                await loginWithGoogle();
-                done();
-              } catch (e) {
-                setError(authErrorMessage(e));
-              }
-            }}
-          />
+          <GoogleSignIn onDone={done} onError={setError} />
         </div>
       </div>
     </section>

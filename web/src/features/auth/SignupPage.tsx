@@ -5,11 +5,11 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { authErrorMessage } from '../../lib/firebase';
 import { useAuth } from './AuthProvider';
 import { FormField } from '../../components/FormField';
-import { GoogleButton } from './GoogleButton';
+import { GoogleSignIn } from './GoogleSignIn';
 import { returnTo } from './returnTo';
 
 export default function SignupPage() {
-  const { signup, loginWithGoogle } = useAuth();
+  const { signup } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
   const [error, setError] = useState('');
@@ -56,18 +56,7 @@ export default function SignupPage() {
               Login
             </Link>
           </p>
-          <div className="divider">OR</div>
-          <GoogleButton
-            onClick={async () => {
-              setError('');
-              try {
-                await loginWithGoogle();
-                done();
-              } catch (e) {
-                setError(authErrorMessage(e));
-              }
-            }}
-          />
+          <GoogleSignIn onDone={done} onError={setError} />
         </div>
       </div>
     </section>

@@ -1,4 +1,28 @@
-export function GoogleButton({ onClick, disabled }: { onClick(): void; disabled?: boolean }) {
+import { authErrorMessage } from '../../lib/firebase';
+import { useAuth } from './AuthProvider';
+
+/** 'OR', then Google sign-in by popup; `onError` gets the provider's message, `onDone` runs after success. */
+export function GoogleSignIn({ onDone, onError }: { onDone(): void; onError(message: string): void }) {
+  const { loginWithGoogle } = useAuth();
+  return (
+    <>
+      <div className="divider">OR</div>
+      <GoogleButton
+        onClick={async () => {
+          onError('');
+          try {
+            await loginWithGoogle();
+            onDone();
+          } catch (e) {
+            onError(authErrorMessage(e));
+          }
+        }}
+      />
+    </>
+  );
+}
+
+function GoogleButton({ onClick, disabled }: { onClick(): void; disabled?: boolean }) {
   return (
     <button type="button" className="btn w-full border-base-300 bg-white" onClick={onClick} disabled={disabled}>
       <svg aria-hidden width="18" height="18" viewBox="0 0 48 48">
