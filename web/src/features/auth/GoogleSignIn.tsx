@@ -1,4 +1,4 @@
-import { authErrorMessage } from '../../lib/firebase';
+import { authErrorMessage } from '../../lib/authErrors';
 import { useAuth } from './AuthProvider';
 
 /** 'OR', then Google sign-in by popup; `onError` gets the provider's message, `onDone` runs after success. */

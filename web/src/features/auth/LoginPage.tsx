@@ -3,7 +3,7 @@ import { Form, Formik } from 'formik';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useClientSettings } from '../../app/ClientSettings';
-import { authErrorMessage } from '../../lib/firebase';
+import { authErrorMessage } from '../../lib/authErrors';
 import { useAuth } from './AuthProvider';
 import { FormField } from '../../components/FormField';
 import { GoogleSignIn } from './GoogleSignIn';

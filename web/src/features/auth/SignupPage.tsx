@@ -2,7 +2,7 @@ import { signupSchema } from '@partsyard/common';
 import { Form, Formik } from 'formik';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { authErrorMessage } from '../../lib/firebase';
+import { authErrorMessage } from '../../lib/authErrors';
 import { useAuth } from './AuthProvider';
 import { FormField } from '../../components/FormField';
 import { GoogleSignIn } from './GoogleSignIn';

@@ -1,0 +1,21 @@
+// Kept apart from lib/firebase.ts so pages can word errors without loading the Firebase SDK.
+
+const friendly: Record<string, string> = {
+  'auth/invalid-credential': 'Wrong email or password.',
+  'auth/wrong-password': 'Wrong email or password.',
+  'auth/user-not-found': 'No account has this email. Sign up first.',
+  'auth/email-already-in-use': 'An account with this email already exists. Log in instead.',
+  'auth/too-many-requests': 'Too many attempts. Wait a moment and try again.',
+  'auth/network-request-failed': 'Could not reach the sign-in service. Check your connection and try again.',
+  'auth/popup-closed-by-user': 'The Google sign-in window was closed before signing in.',
+  'auth/popup-blocked': 'The browser blocked the Google sign-in window. Allow pop-ups and try again.',
+  'auth/user-disabled': 'This account has been disabled.',
+  'auth/weak-password': 'Must be 6 characters or longer',
+};
+
+/** The identity provider's message for a failed sign-in, in words a shopper understands. */
+export function authErrorMessage(error: unknown): string {
+  const code = (error as { code?: string })?.code;
+  if (code && friendly[code]) return friendly[code];
+  return error instanceof Error ? error.message.replace(/^Firebase: /, '') : 'Sign-in failed';
+}
