@@ -27,4 +27,36 @@ describe('the shop in a browser', () => {
     await screenshot(page, 'dashboard');
     await context.close();
   });
+
+  it('a page whose code fails to download shows a clear message with a retry, not a blank page', async () => {
+    const { context, page } = await shop.newPage();
+    await page.goto('/');
+    await page.getByText('Popular Moto Parts').waitFor();
+    await page.route(/\/assets\/BlogPage-[^/]+\.js$/, (route) => route.abort());
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' }).click();
+    await page.getByText('This page could not be loaded').waitFor();
+    await page.unroute(/\/assets\/BlogPage-[^/]+\.js$/);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('heading', { name: 'Blog', exact: true }).waitFor();
+    await context.close();
+  });
+
+  it('a refused session (401 on protected data) signs the user out and goes to /', async () => {
+    const { context, page } = await shop.newPage();
+    await loginAs(page, demo.customer.email, demo.customer.password);
+    // A token that looks like the customer's but that the server did not sign.
+    await page.evaluate((email) => {
+      const part = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+      const exp = Math.floor(Date.now() / 1000) + 3600;
+      localStorage.setItem(
+        'accessToken',
+        `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ email, exp })}.forged-signature`,
+      );
+    }, demo.customer.email);
+    await page.goto('/dashboard/my-orders');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('link', { name: 'Login' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+    await context.close();
+  });
 });

@@ -3,6 +3,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Footer } from '../components/Footer';
 import { Header, NavItems } from '../components/Header';
 import { useAuth } from '../features/auth/AuthProvider';
+import { onSessionExpired } from '../lib/session';
 
 /** Scrolls to the top on every route change (spec §2). */
 function ScrollToTop() {
@@ -14,13 +15,19 @@ function ScrollToTop() {
   return null;
 }
 
-/** After the API refused our session (401/403 on protected data): signed out, back to / (spec §4). */
+/** The API refused our session (401/403 on protected data): back to /, then signed out (spec §4). */
 function SessionExpiredRedirect() {
-  const { sessionExpiredAt } = useAuth();
+  const { logout } = useAuth();
   const navigate = useNavigate();
-  useEffect(() => {
-    if (sessionExpiredAt) navigate('/', { replace: true });
-  }, [sessionExpiredAt, navigate]);
+  useEffect(
+    () =>
+      onSessionExpired(() => {
+        // Leave the protected page first, so its guard does not send the user to /login instead.
+        navigate('/', { replace: true });
+        void logout();
+      }),
+    [navigate, logout],
+  );
   return null;
 }
 

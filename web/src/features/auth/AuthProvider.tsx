@@ -1,7 +1,7 @@
 import { useApolloClient } from '@apollo/client';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { SignInDocument, type SignInMutation, type SignInMutationVariables } from '../../generated/graphql';
-import { clearAccessToken, getAccessToken, onSessionExpired, setAccessToken } from '../../lib/session';
+import { clearAccessToken, getAccessToken, setAccessToken } from '../../lib/session';
 import { useClientSettings } from '../../app/ClientSettings';
 
 export interface AuthUser {
@@ -20,8 +20,6 @@ interface AuthContextValue {
   signup(name: string, email: string, password: string): Promise<void>;
   loginWithGoogle(): Promise<void>;
   logout(): Promise<void>;
-  /** Set when the API refused our session (401/403): the layout sends the user to /. */
-  sessionExpiredAt: number;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -51,7 +49,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const apollo = useApolloClient();
   const [status, setStatus] = useState<AuthStatus>('loading');
   const [user, setUser] = useState<AuthUser | null>(null);
-  const [sessionExpiredAt, setSessionExpiredAt] = useState(0);
   const sdk = useRef<{ fb: FirebaseModule; auth: import('firebase/auth').Auth } | null>(null);
   const exchanging = useRef<Promise<void> | null>(null);
 
@@ -134,20 +131,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setStatus('signedOut');
   }, [apollo, ready]);
 
-  useEffect(
-    () =>
-      onSessionExpired(() => {
-        setSessionExpiredAt(Date.now());
-        void logout();
-      }),
-    [logout],
-  );
-
   const value = useMemo<AuthContextValue>(
     () => ({
       status,
       user,
-      sessionExpiredAt,
       async login(email, password) {
         const { fb, auth } = await ready();
         const credential = await fb.signInWithEmailAndPassword(auth, email, password);
@@ -173,7 +160,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       },
       logout,
     }),
-    [status, user, sessionExpiredAt, ready, establish, logout],
+    [status, user, ready, establish, logout],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
