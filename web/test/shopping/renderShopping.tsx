@@ -10,7 +10,7 @@ import type { MyOrdersQuery, PartQuery } from '../../src/generated/graphql';
 export const customer = { uid: 'uid-rider', email: 'rider@example.test', displayName: 'Rita Rider', photoURL: '' };
 
 /** What the mocked useAuth answers for a signed-in `user`. */
-export const signedInAs = (user: typeof customer) => ({ status: 'signedIn', user, sessionExpiredAt: 0 });
+export const signedInAs = (user: typeof customer) => ({ status: 'signedIn', user });
 
 /** jsdom has <dialog> but not showModal/close: enough of them for ConfirmModal. */
 export function polyfillDialog() {
