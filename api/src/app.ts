@@ -4,7 +4,8 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import express, { type Express } from 'express';
+import compression from 'compression';
+import express, { type Express, type Request, type Response } from 'express';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Config } from './config';
 import type { Database } from './db/database';
@@ -14,6 +15,7 @@ import type { GraphQLContext } from './graphql/context';
 import { resolvers } from './graphql/resolvers';
 import { resolveCaller } from './http/caller';
 import { cors, requestLog, securityHeaders } from './http/middleware';
+import { serveWebApp } from './http/webApp';
 import { describeError, logger } from './logger';
 import type { AccessTokens } from './identity/accessTokens';
 import { createRestRouter, restErrorHandler } from './rest/restRouter';
@@ -58,13 +60,19 @@ export interface AppParts {
   tokens: AccessTokens;
 }
 
+/** A browser opening /graphql (it prefers HTML to JSON): the playground, not an operation. */
+const wantsPlayground = (req: Request) =>
+  req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html';
+
 /** The whole HTTP surface: /graphql, /api/*, /healthz, /readyz and the built web app. */
 export async function createApp({
   config,
   database,
   services,
   tokens,
-}: AppParts): Promise<{ app: Express; stop: () => Promise<void> }> {
+}: AppParts): Promise<{ app: Express; beginShutdown: () => void; stop: () => Promise<void> }> {
+  let stopping = false;
+  const inFlight = new Set<Response>();
   const apollo = new ApolloServer<GraphQLContext>({
     schema: buildSchema(),
     formatError,
@@ -102,11 +110,23 @@ export async function createApp({
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(requestLog(config.logRequests), securityHeaders, cors(config.corsOrigins));
+  app.use((_req, res, next) => {
+    // While stopping, requests still get answers, and keep-alive clients are told to reconnect (elsewhere).
+    if (stopping) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    next();
+  });
+  app.use(compression());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
+    if (stopping) {
+      res.status(503).json({ status: 'stopping', message: 'This process is shutting down' });
+      return;
+    }
     try {
       await database.ping();
       res.json({ status: 'ready' });
@@ -115,6 +135,12 @@ export async function createApp({
     }
   });
 
+  const playground = path.join(config.webDistDir, 'playground.html');
+  app.get('/graphql', (req, res, next) => {
+    if (!wantsPlayground(req) || !existsSync(playground)) return next();
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(playground);
+  });
   app.use(
     '/graphql',
     express.json({ limit: '100kb' }),
@@ -128,22 +154,12 @@ export async function createApp({
   );
   app.use('/api', createRestRouter(services, tokens));
 
-  const webDist = config.webDistDir;
-  if (existsSync(path.join(webDist, 'index.html'))) {
-    app.use(express.static(webDist, { index: false, maxAge: '1h' }));
-    app.get('/{*path}', (_req, res) => res.sendFile(path.join(webDist, 'index.html')));
-  } else {
-    // Before the web is built, still serve the shop's own images (seeded parts point at them).
-    app.use('/images', express.static(path.join(webDist, '..', 'public', 'images'), { maxAge: '1h' }));
-    app.get('/', (_req, res) => {
-      res
-        .type('html')
-        .send(
-          '<!doctype html><title>PartsYard</title><h1>PartsYard API</h1><p>GraphQL at <code>/graphql</code>, REST at <code>/api</code>. The web app has not been built yet.</p>',
-        );
-    });
-  }
+  serveWebApp(app, config.webDistDir);
   app.use(restErrorHandler);
 
-  return { app, stop: () => apollo.stop() };
+  const beginShutdown = () => {
+    stopping = true;
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+  };
+  return { app, beginShutdown, stop: () => apollo.stop() };
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -48,7 +48,10 @@ export interface Config {
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
-    super(`Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      `Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}\n` +
+        'Every setting is described in .env.example and in the README.',
+    );
     this.name = 'ConfigError';
   }
 }
@@ -63,6 +66,60 @@ function readOrCreateSecret(file: string): string {
   return secret;
 }
 
+/** jsonwebtoken's lifetimes: seconds, or a number with a unit (`90s`, `30m`, `12h`, `7d`). */
+const lifetimePattern = /^\d+(\.\d+)?\s*(ms|s|m|h|d|w|y)?$/i;
+
+function parseBoolean(name: string, value: string | undefined, fallback: boolean, problems: string[]): boolean {
+  const v = value?.trim().toLowerCase();
+  if (!v) return fallback;
+  if (v === 'true' || v === 'false') return v === 'true';
+  problems.push(`${name} must be true or false, got "${value}"`);
+  return fallback;
+}
+
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Checks a service account key as the Firebase console downloads it (JSON with project_id, client_email,
+ * private_key), so a truncated or mangled value stops the start instead of the first sign-in.
+ */
+function checkServiceAccount(json: string, projectId: string, problems: string[]): void {
+  let account: unknown;
+  try {
+    account = JSON.parse(json);
+  } catch {
+    problems.push('FIREBASE_SERVICE_ACCOUNT must be the service account key as JSON (it does not parse as JSON)');
+    return;
+  }
+  if (!account || typeof account !== 'object' || Array.isArray(account)) {
+    problems.push('FIREBASE_SERVICE_ACCOUNT must be a JSON object (the service account key file)');
+    return;
+  }
+  const fields = account as Record<string, unknown>;
+  const missing = ['project_id', 'client_email', 'private_key'].filter(
+    (f) => typeof fields[f] !== 'string' || !(fields[f] as string).trim(),
+  );
+  if (missing.length) {
+    problems.push(`FIREBASE_SERVICE_ACCOUNT lacks ${missing.join(', ')}`);
+    return;
+  }
+  try {
+    createPrivateKey(fields.private_key as string);
+  } catch {
+    problems.push('FIREBASE_SERVICE_ACCOUNT has a private_key that is not a PEM private key');
+  }
+  if (projectId && fields.project_id !== projectId) {
+    problems.push(
+      `FIREBASE_SERVICE_ACCOUNT is for project "${String(fields.project_id)}" but FIREBASE_PROJECT_ID is "${projectId}"`,
+    );
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
@@ -73,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     problems.push(`PORT must be a port number, got "${env.PORT}"`);
 
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  if (databaseUrl && (!/^postgres(ql)?:\/\//.test(databaseUrl) || !URL.canParse(databaseUrl))) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
 
@@ -85,9 +142,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('JWT_SECRET must be at least 32 characters long');
   }
 
+  const jwtExpiresIn = env.JWT_EXPIRES_IN?.trim() || '12h';
+  if (!lifetimePattern.test(jwtExpiresIn))
+    problems.push(`JWT_EXPIRES_IN must be seconds or a number with a unit (90s, 30m, 12h, 7d), got "${jwtExpiresIn}"`);
+
   const emulatorHost = env.FIREBASE_AUTH_EMULATOR_HOST?.trim() || (mode === 'embedded' ? '127.0.0.1:9099' : undefined);
+  if (emulatorHost && !/^[\w.-]+:\d{1,5}$/.test(emulatorHost))
+    problems.push(`FIREBASE_AUTH_EMULATOR_HOST must be host:port, got "${emulatorHost}"`);
   const projectId = env.FIREBASE_PROJECT_ID?.trim() || (mode === 'embedded' ? 'demo-partsyard' : '');
   if (!projectId) problems.push('FIREBASE_PROJECT_ID is required when DATABASE_URL is set');
+  else if (!/^[a-z0-9][a-z0-9-]{3,61}$/.test(projectId))
+    problems.push(
+      `FIREBASE_PROJECT_ID must be a Firebase project id (lower-case letters, digits, -), got "${projectId}"`,
+    );
+
+  const serviceAccountJson = env.FIREBASE_SERVICE_ACCOUNT?.trim() || undefined;
+  if (serviceAccountJson) checkServiceAccount(serviceAccountJson, projectId, problems);
+  else if (mode === 'production' && !emulatorHost) {
+    problems.push(
+      'FIREBASE_SERVICE_ACCOUNT (the service account key JSON for firebase-admin) is required when DATABASE_URL is set, unless FIREBASE_AUTH_EMULATOR_HOST names an Auth emulator',
+    );
+  }
 
   const stripeKeys = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY, env.STRIPE_WEBHOOK_SECRET].map(
     (v) => v?.trim() ?? '',
@@ -101,12 +176,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const protocol = env.STRIPE_API_PROTOCOL?.trim();
     if (protocol && protocol !== 'http' && protocol !== 'https')
       problems.push('STRIPE_API_PROTOCOL must be http or https');
+    const apiPort = env.STRIPE_API_PORT?.trim() ? Number(env.STRIPE_API_PORT) : undefined;
+    if (apiPort !== undefined && !(Number.isInteger(apiPort) && apiPort > 0 && apiPort <= 65535))
+      problems.push(`STRIPE_API_PORT must be a port number, got "${env.STRIPE_API_PORT}"`);
     stripe = {
       secretKey,
       publishableKey,
       webhookSecret,
       apiHost: env.STRIPE_API_HOST?.trim() || undefined,
-      apiPort: env.STRIPE_API_PORT ? Number(env.STRIPE_API_PORT) : undefined,
+      apiPort,
       apiProtocol: (protocol as 'http' | 'https' | undefined) || undefined,
     };
   }
@@ -118,7 +196,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mode === 'production' && !emulatorHost && !env.FIREBASE_API_KEY?.trim()) {
     problems.push('FIREBASE_API_KEY (the web API key of the Firebase project) is required when DATABASE_URL is set');
   }
-  const seedDemo = (env.SEED_DEMO ?? (mode === 'embedded' ? 'true' : 'false')) === 'true';
+  const seedDemo = parseBoolean('SEED_DEMO', env.SEED_DEMO, mode === 'embedded', problems);
+  if (seedDemo && mode === 'production' && !emulatorHost) {
+    // The demo accounts' passwords are published in the README: never create them in a real Firebase project.
+    problems.push('SEED_DEMO=true needs an Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo passwords are public');
+  }
+  const logRequests = parseBoolean('LOG_REQUESTS', env.LOG_REQUESTS, true, problems);
+
+  const adminEmails = splitList(env.ADMIN_EMAILS).map((e) => e.toLowerCase());
+  for (const email of adminEmails.filter((e) => !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e)))
+    problems.push(`ADMIN_EMAILS has "${email}", which is not an email address`);
+
+  const corsOrigins = splitList(env.CORS_ORIGINS);
+  for (const origin of corsOrigins) {
+    const parsed = URL.canParse(origin) ? new URL(origin) : null;
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin)
+      problems.push(`CORS_ORIGINS has "${origin}", which is not an origin like https://partner.example`);
+  }
 
   if (problems.length) throw new ConfigError(problems);
 
@@ -133,23 +227,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     firebase: {
       projectId,
       emulatorHost,
-      serviceAccountJson: env.FIREBASE_SERVICE_ACCOUNT?.trim() || undefined,
+      serviceAccountJson,
       webApiKey: env.FIREBASE_API_KEY?.trim() || 'demo-api-key',
       authDomain: env.FIREBASE_AUTH_DOMAIN?.trim() || `${projectId}.firebaseapp.com`,
     },
-    jwt: { secret: jwtSecret, expiresIn: env.JWT_EXPIRES_IN?.trim() || '12h' },
-    adminEmails: (env.ADMIN_EMAILS ?? '')
-      .split(',')
-      .map((e) => e.trim().toLowerCase())
-      .filter(Boolean),
+    jwt: { secret: jwtSecret, expiresIn: jwtExpiresIn },
+    adminEmails,
     stripe,
     seedDemo,
     demoMode: mode === 'embedded' && seedDemo,
     webDistDir: path.resolve(repoRoot, env.WEB_DIST_DIR ?? 'web/dist'),
-    logRequests: env.LOG_REQUESTS !== 'false',
-    corsOrigins: (env.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
+    logRequests,
+    corsOrigins,
   };
 }

@@ -2,6 +2,9 @@ import { ConfigError, loadConfig } from './config';
 import { logger } from './logger';
 import { startServer } from './server';
 
+/** Orchestrators (Docker, Kubernetes) wait 10 s or more between SIGTERM and SIGKILL. */
+const shutdownGraceMs = 8_000;
+
 async function main() {
   let config;
   try {
@@ -26,9 +29,11 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal}: finishing requests in flight, then stopping`);
-    const timer = setTimeout(() => process.exit(1), 10_000);
+    // close() cuts requests still running after the grace period; this is the last resort if closing hangs.
+    const timer = setTimeout(() => process.exit(1), shutdownGraceMs + 5_000);
     timer.unref();
-    await server.close();
+    await server.close({ graceMs: shutdownGraceMs });
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -16,8 +16,11 @@ export interface RunningServer {
   database: Database;
   services: Services;
   identity: Identity;
-  /** Stops taking connections, lets requests in flight finish, then closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops taking connections, lets requests in flight finish (those still running after `graceMs`, default
+   * 10 s, are cut), then closes the database.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Composes the shop from its configuration: database, identity, gateway, services, HTTP. */
@@ -29,13 +32,14 @@ export async function startServer(config: Config, overrides: { database?: Databa
   const services = createServices({ db: database.db, identity, tokens, gateway, adminEmails: config.adminEmails });
   if (config.seedDemo) await seedDemo(database.db, identity);
 
-  const { app, stop } = await createApp({ config, database, services, tokens });
+  const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  let closing: Promise<void> | undefined;
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -43,14 +47,30 @@ export async function startServer(config: Config, overrides: { database?: Databa
     database,
     services,
     identity,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await stop();
-      await identity.close();
-      await database.close();
+    async close({ graceMs = 10_000 } = {}) {
+      if (closing) return closing;
+      beginShutdown();
+      closing = (async () => {
+        await new Promise<void>((resolve) => {
+          // No new connections from here on; `close` calls back once every open connection has ended.
+          server.close(() => resolve());
+          // Kept-alive connections with no request in flight end now; busy ones end after their answer
+          // (the app answers with `Connection: close` while stopping).
+          server.closeIdleConnections();
+          const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+          const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+          idleSweep.unref();
+          deadline.unref();
+          server.once('close', () => {
+            clearInterval(idleSweep);
+            clearTimeout(deadline);
+          });
+        });
+        await stop();
+        await identity.close();
+        await database.close();
+      })();
+      return closing;
     },
   };
 }

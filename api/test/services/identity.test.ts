@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -378,6 +379,14 @@ describe('configuration (src/config.ts)', () => {
       JWT_SECRET: secret,
       FIREBASE_PROJECT_ID: 'partsyard-prod',
       FIREBASE_API_KEY: 'web-api-key',
+      FIREBASE_SERVICE_ACCOUNT: JSON.stringify({
+        project_id: 'partsyard-prod',
+        client_email: 'firebase-adminsdk@partsyard-prod.iam.gserviceaccount.com',
+        private_key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+          type: 'pkcs8',
+          format: 'pem',
+        }),
+      }),
       PORT: '8080',
     });
     expect(config.mode).toBe('production');

@@ -1,0 +1,273 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../src/config';
+
+/** Production start-up: every missing or malformed setting is named, all of them in one message. */
+
+const root = path.resolve(__dirname, '..', '..');
+const jwtSecret = 'x'.repeat(40);
+const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
+const serviceAccount = (fields: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    type: 'service_account',
+    project_id: 'partsyard-prod',
+    client_email: 'firebase-adminsdk@partsyard-prod.iam.gserviceaccount.com',
+    private_key: privateKey,
+    ...fields,
+  });
+
+describe('configuration for production (DATABASE_URL set)', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'partsyard-config-'));
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  /** A complete production environment, which the tests break one setting at a time. */
+  const production = (changes: Record<string, string | undefined> = {}): NodeJS.ProcessEnv => ({
+    DATA_DIR: dataDir,
+    DATABASE_URL: 'postgres://shop:pw@db.example.test:5432/partsyard',
+    JWT_SECRET: jwtSecret,
+    FIREBASE_PROJECT_ID: 'partsyard-prod',
+    FIREBASE_SERVICE_ACCOUNT: serviceAccount(),
+    FIREBASE_API_KEY: 'AIzaSy-web-api-key',
+    ...changes,
+  });
+
+  const failureOf = (env: NodeJS.ProcessEnv): ConfigError => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return error as ConfigError;
+    }
+    throw new Error('loadConfig accepted the environment');
+  };
+  const problemsOf = (env: NodeJS.ProcessEnv) => failureOf(env).problems;
+
+  it('a complete environment starts production: PostgreSQL, real Firebase with the service account, no seed', () => {
+    const config = loadConfig(production());
+    expect(config.mode).toBe('production');
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://shop:pw@db.example.test:5432/partsyard',
+      poolSize: 10,
+    });
+    expect(config.firebase).toMatchObject({
+      projectId: 'partsyard-prod',
+      emulatorHost: undefined,
+      serviceAccountJson: serviceAccount(),
+      webApiKey: 'AIzaSy-web-api-key',
+      authDomain: 'partsyard-prod.firebaseapp.com',
+    });
+    expect(config.stripe).toBeNull();
+    expect(config.seedDemo).toBe(false);
+    expect(config.demoMode).toBe(false);
+  });
+
+  it('only DATABASE_URL set: the message names every other required setting, one line each', () => {
+    const error = failureOf({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://db.example.test/partsyard' });
+    expect(error.problems).toEqual([
+      'JWT_SECRET is required when DATABASE_URL is set (32 characters or more)',
+      'FIREBASE_PROJECT_ID is required when DATABASE_URL is set',
+      'FIREBASE_SERVICE_ACCOUNT (the service account key JSON for firebase-admin) is required when DATABASE_URL is set, unless FIREBASE_AUTH_EMULATOR_HOST names an Auth emulator',
+      'FIREBASE_API_KEY (the web API key of the Firebase project) is required when DATABASE_URL is set',
+    ]);
+    expect(error.message).toMatch(/^Configuration is not valid:\n {2}- JWT_SECRET is required/);
+    expect(error.message).toContain('.env.example');
+  });
+
+  it.each([
+    ['mysql://db.example.test/partsyard', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    ['postgres:/db.example.test/partsyard', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+  ])('DATABASE_URL "%s" is named as malformed', (url, message) => {
+    expect(problemsOf(production({ DATABASE_URL: url }))).toEqual([message]);
+  });
+
+  it('JWT_SECRET missing or shorter than 32 characters is named', () => {
+    expect(problemsOf(production({ JWT_SECRET: undefined }))).toEqual([
+      'JWT_SECRET is required when DATABASE_URL is set (32 characters or more)',
+    ]);
+    expect(problemsOf(production({ JWT_SECRET: 'short-secret' }))).toEqual([
+      'JWT_SECRET must be at least 32 characters long',
+    ]);
+  });
+
+  it('JWT_EXPIRES_IN that jsonwebtoken would not understand is named', () => {
+    expect(problemsOf(production({ JWT_EXPIRES_IN: 'twelve hours' }))).toEqual([
+      'JWT_EXPIRES_IN must be seconds or a number with a unit (90s, 30m, 12h, 7d), got "twelve hours"',
+    ]);
+    expect(loadConfig(production({ JWT_EXPIRES_IN: '30m' })).jwt.expiresIn).toBe('30m');
+  });
+
+  it('FIREBASE_PROJECT_ID missing or not a project id is named', () => {
+    expect(problemsOf(production({ FIREBASE_PROJECT_ID: undefined }))).toEqual([
+      'FIREBASE_PROJECT_ID is required when DATABASE_URL is set',
+    ]);
+    expect(
+      problemsOf(
+        production({
+          FIREBASE_PROJECT_ID: 'My Project',
+          FIREBASE_SERVICE_ACCOUNT: undefined,
+          FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+        }),
+      ),
+    ).toEqual(['FIREBASE_PROJECT_ID must be a Firebase project id (lower-case letters, digits, -), got "My Project"']);
+  });
+
+  describe('the service account', () => {
+    it('is required with real Firebase', () => {
+      expect(problemsOf(production({ FIREBASE_SERVICE_ACCOUNT: undefined }))).toEqual([
+        'FIREBASE_SERVICE_ACCOUNT (the service account key JSON for firebase-admin) is required when DATABASE_URL is set, unless FIREBASE_AUTH_EMULATOR_HOST names an Auth emulator',
+      ]);
+    });
+
+    it('must parse as JSON', () => {
+      expect(problemsOf(production({ FIREBASE_SERVICE_ACCOUNT: '{"project_id": "partsyard-prod",' }))).toEqual([
+        'FIREBASE_SERVICE_ACCOUNT must be the service account key as JSON (it does not parse as JSON)',
+      ]);
+      expect(problemsOf(production({ FIREBASE_SERVICE_ACCOUNT: '"a string"' }))).toEqual([
+        'FIREBASE_SERVICE_ACCOUNT must be a JSON object (the service account key file)',
+      ]);
+    });
+
+    it('must have project_id, client_email and private_key', () => {
+      expect(problemsOf(production({ FIREBASE_SERVICE_ACCOUNT: JSON.stringify({ type: 'service_account' }) }))).toEqual(
+        ['FIREBASE_SERVICE_ACCOUNT lacks project_id, client_email, private_key'],
+      );
+      expect(problemsOf(production({ FIREBASE_SERVICE_ACCOUNT: serviceAccount({ client_email: '' }) }))).toEqual([
+        'FIREBASE_SERVICE_ACCOUNT lacks client_email',
+      ]);
+    });
+
+    it('must carry a private key that parses, for the configured project', () => {
+      expect(
+        problemsOf(production({ FIREBASE_SERVICE_ACCOUNT: serviceAccount({ private_key: 'not a key' }) })),
+      ).toEqual(['FIREBASE_SERVICE_ACCOUNT has a private_key that is not a PEM private key']);
+      expect(
+        problemsOf(production({ FIREBASE_SERVICE_ACCOUNT: serviceAccount({ project_id: 'someone-else' }) })),
+      ).toEqual(['FIREBASE_SERVICE_ACCOUNT is for project "someone-else" but FIREBASE_PROJECT_ID is "partsyard-prod"']);
+    });
+
+    it('is not needed with an Auth emulator, which also makes FIREBASE_API_KEY optional', () => {
+      const config = loadConfig(
+        production({
+          FIREBASE_SERVICE_ACCOUNT: undefined,
+          FIREBASE_API_KEY: undefined,
+          FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+        }),
+      );
+      expect(config.firebase).toMatchObject({ emulatorHost: '127.0.0.1:9099', serviceAccountJson: undefined });
+      expect(problemsOf(production({ FIREBASE_AUTH_EMULATOR_HOST: 'localhost' }))).toEqual([
+        'FIREBASE_AUTH_EMULATOR_HOST must be host:port, got "localhost"',
+      ]);
+    });
+  });
+
+  it('FIREBASE_API_KEY is required with real Firebase', () => {
+    expect(problemsOf(production({ FIREBASE_API_KEY: ' ' }))).toEqual([
+      'FIREBASE_API_KEY (the web API key of the Firebase project) is required when DATABASE_URL is set',
+    ]);
+  });
+
+  describe('Stripe', () => {
+    const stripe = {
+      STRIPE_SECRET_KEY: 'sk_live_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_live_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+    };
+
+    it('no Stripe key at all: the test gateway, nothing named', () => {
+      expect(loadConfig(production()).stripe).toBeNull();
+    });
+
+    it('all three keys switch payments to Stripe', () => {
+      expect(loadConfig(production(stripe)).stripe).toMatchObject({
+        secretKey: 'sk_live_abc',
+        publishableKey: 'pk_live_abc',
+        webhookSecret: 'whsec_abc',
+      });
+    });
+
+    it('any one key set: each missing or malformed other key is named', () => {
+      expect(problemsOf(production({ STRIPE_PUBLISHABLE_KEY: 'pk_live_abc' }))).toEqual([
+        'STRIPE_SECRET_KEY must start with sk_',
+        'STRIPE_WEBHOOK_SECRET must start with whsec_',
+      ]);
+      expect(problemsOf(production({ ...stripe, STRIPE_SECRET_KEY: 'pk_live_wrong' }))).toEqual([
+        'STRIPE_SECRET_KEY must start with sk_',
+      ]);
+    });
+
+    it('the API address overrides (a local Stripe-compatible server) are checked', () => {
+      expect(problemsOf(production({ ...stripe, STRIPE_API_PROTOCOL: 'ftp', STRIPE_API_PORT: 'twelve' }))).toEqual([
+        'STRIPE_API_PROTOCOL must be http or https',
+        'STRIPE_API_PORT must be a port number, got "twelve"',
+      ]);
+    });
+  });
+
+  it('malformed optional settings are named: pool size, port, flags, admin emails, CORS origins', () => {
+    expect(
+      problemsOf(
+        production({
+          DATABASE_POOL_SIZE: '0',
+          PORT: 'http',
+          LOG_REQUESTS: 'no',
+          ADMIN_EMAILS: 'boss@example.test, not-an-email',
+          CORS_ORIGINS: 'https://partner.example, partner.example, https://partner.example/app',
+        }),
+      ),
+    ).toEqual([
+      'PORT must be a port number, got "http"',
+      'DATABASE_POOL_SIZE must be a whole number of 1 or more',
+      'LOG_REQUESTS must be true or false, got "no"',
+      'ADMIN_EMAILS has "not-an-email", which is not an email address',
+      'CORS_ORIGINS has "partner.example", which is not an origin like https://partner.example',
+      'CORS_ORIGINS has "https://partner.example/app", which is not an origin like https://partner.example',
+    ]);
+  });
+
+  it('the demo seed (public passwords) is refused against real Firebase, allowed with an emulator', () => {
+    expect(problemsOf(production({ SEED_DEMO: 'true' }))).toEqual([
+      'SEED_DEMO=true needs an Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo passwords are public',
+    ]);
+    expect(problemsOf(production({ SEED_DEMO: 'yes' }))).toEqual(['SEED_DEMO must be true or false, got "yes"']);
+    expect(loadConfig(production({ SEED_DEMO: 'true', FIREBASE_AUTH_EMULATOR_HOST: 'auth:9099' })).seedDemo).toBe(true);
+  });
+});
+
+describe('.env.example', () => {
+  const example = readFileSync(path.join(root, '.env.example'), 'utf8');
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const configSource = readFileSync(path.join(root, 'api', 'src', 'config.ts'), 'utf8');
+  /** Every `env.NAME` that config.ts reads. */
+  const settingsRead = [...new Set([...configSource.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]))];
+
+  it('documents every setting config.ts reads, and the README names each of them', () => {
+    expect(settingsRead.length).toBeGreaterThan(15);
+    for (const name of settingsRead) {
+      expect({ name, inExample: new RegExp(`^#? ?${name}=`, 'm').test(example) }).toEqual({
+        name,
+        inExample: true,
+      });
+      expect({ name, inReadme: readme.includes(`\`${name}\``) }).toEqual({ name, inReadme: true });
+    }
+  });
+
+  it('documents nothing config.ts does not read (besides npm start’s emulator ports and compose’s own)', () => {
+    const documented = [...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+    const notTheApis = [
+      'AUTH_EMULATOR_PORT',
+      'AUTH_EMULATOR_HUB_PORT',
+      'AUTH_EMULATOR_LOGGING_PORT',
+      'POSTGRES_PASSWORD',
+      'APP_PORT',
+    ];
+    expect(documented.filter((name) => !settingsRead.includes(name) && !notTheApis.includes(name))).toEqual([]);
+  });
+});

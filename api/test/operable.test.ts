@@ -1,0 +1,203 @@
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { openDatabase, type Database } from '../src/db/database';
+import { startServer } from '../src/server';
+import { startTestApp, testConfig, type TestApp } from './support/testApp';
+
+/** What operators expect of the process: graceful shutdown, compression, caching, the playground page. */
+
+const root = path.resolve(__dirname, '..', '..');
+
+/** A raw GET (fetch would decompress and hide the encoding). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      request(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+        .on('error', reject)
+        .end();
+    },
+  );
+}
+
+describe('graceful shutdown', () => {
+  it('finishes a request in flight, refuses new connections meanwhile, then stops', async () => {
+    const real = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    let pingStarted!: () => void;
+    const started = new Promise<void>((resolve) => (pingStarted = resolve));
+    // /readyz asks the database; this one takes a second to answer, like a slow query.
+    const slow: Database = {
+      ...real,
+      ping: async () => {
+        pingStarted();
+        await new Promise((r) => setTimeout(r, 1000));
+        await real.ping();
+      },
+    };
+    const server = await startServer(testConfig(), { database: slow });
+    const inFlight = fetch(`${server.url}/readyz`);
+    await started;
+
+    const closed = server.close();
+    // The listening socket is closed at once: a new connection is refused.
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ status: 'ready' });
+    expect(answer.headers.get('connection')).toBe('close');
+    await closed;
+  });
+
+  it('cuts a request that outlives the grace period', async () => {
+    const real = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    let pingStarted!: () => void;
+    const started = new Promise<void>((resolve) => (pingStarted = resolve));
+    const stuck: Database = {
+      ...real,
+      ping: async () => {
+        pingStarted();
+        await new Promise((r) => setTimeout(r, 5000));
+      },
+    };
+    const server = await startServer(testConfig(), { database: stuck });
+    const inFlight = fetch(`${server.url}/readyz`).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await started;
+    const t0 = Date.now();
+    await server.close({ graceMs: 200 });
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(await inFlight).toBe('cut');
+  });
+});
+
+describe('compression, caching and the playground page', () => {
+  let app: TestApp;
+  let webDist: string;
+  beforeAll(async () => {
+    // A stand-in for the built web app: a page, a hashed asset, the playground page and a plain file.
+    webDist = mkdtempSync(path.join(os.tmpdir(), 'partsyard-dist-'));
+    mkdirSync(path.join(webDist, 'assets'));
+    writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(path.join(webDist, 'playground.html'), '<!doctype html><div id="playground"></div>');
+    writeFileSync(path.join(webDist, 'assets', 'main-Ab12Cd34.js'), 'console.log("shop");'.repeat(200));
+    writeFileSync(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    app = await startTestApp('pglite', { webDistDir: webDist });
+    const admin = await app.signUp({ admin: true });
+    for (let i = 0; i < 12; i++) {
+      await app.gql(
+        'mutation($input: PartInput!) { addPart(input: $input) { id } }',
+        {
+          input: {
+            name: `Brake lever ${i}`,
+            description: 'A forged aluminium brake lever with an adjustable reach, for most sport bikes.',
+            price: 12.5,
+            minOrder: 10,
+            available: 500,
+            image: '/images/parts/brake-lever.jpg',
+          },
+        },
+        admin.token,
+      );
+    }
+  });
+  afterAll(async () => {
+    await app?.close();
+    rmSync(webDist, { recursive: true, force: true });
+  });
+
+  it('gzips a JSON response when the client accepts it', async () => {
+    const res = await rawGet(`${app.url}/api/parts`, { 'accept-encoding': 'gzip' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    const parts = JSON.parse(gunzipSync(res.body).toString('utf8')) as unknown[];
+    expect(parts).toHaveLength(12);
+    const plain = await rawGet(`${app.url}/api/parts`, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(res.body.length).toBeLessThan(plain.body.length);
+  });
+
+  it('caches hashed assets for a year (immutable), and revalidates index.html', async () => {
+    const asset = await fetch(`${app.url}/assets/main-Ab12Cd34.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    for (const page of ['/index.html', '/', '/parts/some-page']) {
+      const res = await fetch(`${app.url}${page}`);
+      expect({ page, status: res.status, cache: res.headers.get('cache-control') }).toEqual({
+        page,
+        status: 200,
+        cache: 'no-cache',
+      });
+    }
+    expect((await fetch(`${app.url}/favicon.svg`)).headers.get('cache-control')).toBe('public, max-age=3600');
+    // A missing asset is a 404, not the shop's page.
+    expect((await fetch(`${app.url}/assets/gone-12345678.js`)).status).toBe(404);
+  });
+
+  it('GET /graphql from a browser (Accept: text/html) answers the playground page, not cached', async () => {
+    const res = await fetch(`${app.url}/graphql`, {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(await res.text()).toContain('<div id="playground">');
+  });
+
+  it('POST /graphql keeps working, and Apollo’s CSRF prevention still refuses a simple GET operation', async () => {
+    const { data } = await app.gql<{ parts: { total: number } }>('{ parts { total } }');
+    expect(data?.parts.total).toBe(12);
+    const get = await fetch(`${app.url}/graphql?query=${encodeURIComponent('{ parts { total } }')}`);
+    expect(get.status).toBe(400);
+    expect(await get.text()).toMatch(/CSRF/i);
+    const form = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ query: '{ parts { total } }' }),
+    });
+    expect(form.status).toBe(400);
+  });
+});
+
+describe('the built playground (web/dist)', () => {
+  const webDist = path.join(root, 'web', 'dist');
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp('pglite', { webDistDir: webDist });
+  });
+  afterAll(() => app?.close());
+
+  it('is served at GET /graphql, and every script, style and worker it loads exists, offline', async () => {
+    const res = await fetch(`${app.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<title>PartsYard GraphQL playground</title>');
+    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+    expect(assets.some((a) => a.endsWith('.js'))).toBe(true);
+    expect(assets.some((a) => a.endsWith('.css'))).toBe(true);
+    // Nothing from another host (no CDN).
+    expect(html).not.toMatch(/(?:src|href)="(https?:)?\/\//);
+    const entry = assets.find((a) => /\/playground-[\w-]+\.js$/.test(a));
+    expect(entry).toBeDefined();
+    for (const asset of assets) {
+      const file = await fetch(`${app.url}${asset}`);
+      expect({ asset, status: file.status }).toEqual({ asset, status: 200 });
+    }
+    // Monaco's workers (Vite `?worker` imports) are bundled files of ours too.
+    const workers = readdirSync(path.join(webDist, 'assets')).filter((f) => /^(editor|json|graphql)\.worker-/.test(f));
+    expect(workers.map((w) => w.split('-')[0]).sort()).toEqual(['editor.worker', 'graphql.worker', 'json.worker']);
+    for (const worker of workers) {
+      expect({ worker, status: (await fetch(`${app.url}/assets/${worker}`)).status }).toEqual({ worker, status: 200 });
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Config } from '../src/config';
+import { users } from '../src/db/schema';
+import { startServer, type RunningServer } from '../src/server';
+import { testEnv } from './support/env';
+import { createTestDatabase } from './support/postgres';
+import { emulatorSignUp, testConfig, uniqueEmail } from './support/testApp';
+
+/**
+ * Stateless replicas: two app processes' worth of servers (each with its own pool, services and HTTP server)
+ * on ONE PostgreSQL database and one JWT secret, as behind a load balancer. Nothing a request needs is kept
+ * in a process: a token from one is honoured by the other, and an order placed on one is paid on the other.
+ */
+
+const describeOnPostgres = testEnv.postgresUrl ? describe : describe.skip;
+const title = testEnv.postgresUrl
+  ? 'two replicas on one PostgreSQL database'
+  : 'two replicas on one PostgreSQL database (SKIPPED: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test; .ci/run does)';
+
+async function gql<T>(server: RunningServer, query: string, variables: Record<string, unknown>, token?: string) {
+  const res = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: T; errors?: { message: string }[] };
+  if (!body.data) throw new Error(`${query}: ${JSON.stringify(body.errors)}`);
+  return body.data;
+}
+
+describeOnPostgres(title, () => {
+  let a: RunningServer;
+  let b: RunningServer;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    const shared: Partial<Config> = {
+      database: { kind: 'postgres', url: database.url, poolSize: 5 },
+      jwt: { secret: randomBytes(32).toString('hex'), expiresIn: '1h' },
+    };
+    // One after the other: the second start finds the migrations applied by the first.
+    a = await startServer(testConfig(shared));
+    b = await startServer(testConfig(shared));
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await drop?.();
+  });
+
+  const signInOn = async (server: RunningServer, email: string) => {
+    const idToken = await emulatorSignUp(email, 'Secret#123', 'Replica Rider');
+    const { signIn } = await gql<{ signIn: { token: string; user: { id: string } } }>(
+      server,
+      'mutation($idToken: String!) { signIn(idToken: $idToken) { token user { id } } }',
+      { idToken },
+    );
+    return signIn;
+  };
+
+  it('a user signed in on A places an order on B, pays on A, and B reads the order paid', async () => {
+    // An admin (signed in on B, granted in the shared database) adds a part on A.
+    const admin = await signInOn(b, uniqueEmail('admin'));
+    await b.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, admin.user.id));
+    const { addPart } = await gql<{ addPart: { id: string } }>(
+      a,
+      'mutation($input: PartInput!) { addPart(input: $input) { id } }',
+      {
+        input: {
+          name: 'Replica chain kit',
+          description: 'A chain and sprocket kit, stocked once and sold from any replica.',
+          price: 30,
+          minOrder: 2,
+          available: 10,
+        },
+      },
+      admin.token,
+    );
+
+    const customer = await signInOn(a, uniqueEmail('customer'));
+    const { placeOrder } = await gql<{ placeOrder: { id: string; price: number } }>(
+      b,
+      'mutation($input: PlaceOrderInput!) { placeOrder(input: $input) { id price } }',
+      { input: { partId: addPart.id, name: 'Replica Rider', phone: '01712345678', orderAmount: 3 } },
+      customer.token,
+    );
+    expect(placeOrder.price).toBe(90);
+
+    // The payment intent is created on B, the card paid and the payment confirmed on A.
+    const { createPaymentIntent } = await gql<{ createPaymentIntent: { id: string; amount: number } }>(
+      b,
+      'mutation($orderId: ID!) { createPaymentIntent(orderId: $orderId) { id amount } }',
+      { orderId: placeOrder.id },
+      customer.token,
+    );
+    expect(createPaymentIntent.amount).toBe(90);
+    const { payWithTestCard } = await gql<{ payWithTestCard: { succeeded: boolean } }>(
+      a,
+      'mutation($id: ID!, $card: TestCardInput!) { payWithTestCard(paymentIntentId: $id, card: $card) { succeeded } }',
+      { id: createPaymentIntent.id, card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2040, cvc: '123' } },
+      customer.token,
+    );
+    expect(payWithTestCard.succeeded).toBe(true);
+    await gql(
+      a,
+      'mutation($orderId: ID!, $intentId: ID!) { confirmPayment(orderId: $orderId, paymentIntentId: $intentId) { status } }',
+      { orderId: placeOrder.id, intentId: createPaymentIntent.id },
+      customer.token,
+    );
+
+    const { order } = await gql<{ order: { status: string; paid: boolean; transactionId: string } }>(
+      b,
+      'query($id: ID!) { order(id: $id) { status paid transactionId } }',
+      { id: placeOrder.id },
+      customer.token,
+    );
+    expect(order).toEqual({ status: 'PAID', paid: true, transactionId: createPaymentIntent.id });
+    // And the stock both replicas see is the one database's.
+    const { part } = await gql<{ part: { available: number } }>(a, 'query($id: ID!) { part(id: $id) { available } }', {
+      id: addPart.id,
+    });
+    expect(part.available).toBe(7);
+  });
+});
