@@ -6,7 +6,7 @@ import { useDeleteUserMutation, useGrantAdminMutation, useUsersQuery, type Users
 import { errorCode, errorMessage } from '../../lib/apollo';
 import { useAuth } from '../auth/AuthProvider';
 import { ListStatus } from './ListStatus';
-import { useAdminList, useErrorToast, useStayInRange } from './useAdminList';
+import { useAdminList, useConfirmedDelete, useErrorToast, useStayInRange } from './useAdminList';
 
 type UserRow = UsersQuery['users']['items'][number];
 
@@ -31,7 +31,6 @@ export default function AllUsersPage() {
   const [grantAdmin] = useGrantAdminMutation();
   const [deleteUser, { loading: deleting }] = useDeleteUserMutation();
   const [granting, setGranting] = useState<string | null>(null);
-  const [toDelete, setToDelete] = useState<UserRow | null>(null);
 
   const makeAdmin = async (row: UserRow) => {
     setGranting(row.id);
@@ -47,24 +46,12 @@ export default function AllUsersPage() {
     }
   };
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    try {
-      await deleteUser({
-        variables: { id: toDelete.id },
-        // Gone from every cached list at once; the refetch below brings the counts up to date.
-        update(cache) {
-          cache.evict({ id: cache.identify({ __typename: 'User', id: toDelete.id }) });
-          cache.gc();
-        },
-      });
-      toast.success('User deleted.');
-      setToDelete(null);
-      await refetch();
-    } catch (e) {
-      toast.error(errorMessage(e));
-    }
-  };
+  const { toDelete, setToDelete, confirmDelete } = useConfirmedDelete<UserRow>({
+    typename: 'User',
+    remove: (id, update) => deleteUser({ variables: { id }, update }),
+    success: 'User deleted.',
+    refetch,
+  });
 
   const rows = data?.users.items ?? [];
 

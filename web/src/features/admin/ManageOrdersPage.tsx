@@ -12,7 +12,7 @@ import {
 } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
 import { ListStatus } from './ListStatus';
-import { dollars, useAdminList, useErrorToast, useStayInRange } from './useAdminList';
+import { dollars, useAdminList, useConfirmedDelete, useErrorToast, useStayInRange } from './useAdminList';
 
 type OrderRow = AllOrdersQuery['orders']['items'][number];
 
@@ -45,7 +45,6 @@ export default function ManageOrdersPage() {
   const [cancelOrder, { loading: deleting }] = useCancelOrderMutation();
   const [markShipped] = useMarkOrderShippedMutation();
   const [shipping, setShipping] = useState<string | null>(null);
-  const [toDelete, setToDelete] = useState<OrderRow | null>(null);
 
   const ship = async (order: OrderRow) => {
     setShipping(order.id);
@@ -61,24 +60,12 @@ export default function ManageOrdersPage() {
     }
   };
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    try {
-      await cancelOrder({
-        variables: { id: toDelete.id },
-        // Gone from every cached list at once; the refetch below brings the counts up to date.
-        update(cache) {
-          cache.evict({ id: cache.identify({ __typename: 'Order', id: toDelete.id }) });
-          cache.gc();
-        },
-      });
-      toast.success('Order deleted.');
-      setToDelete(null);
-      await refetch();
-    } catch (e) {
-      toast.error(errorMessage(e));
-    }
-  };
+  const { toDelete, setToDelete, confirmDelete } = useConfirmedDelete<OrderRow>({
+    typename: 'Order',
+    remove: (id, update) => cancelOrder({ variables: { id }, update }),
+    success: 'Order deleted.',
+    refetch,
+  });
 
   const rows = data?.orders.items ?? [];
 

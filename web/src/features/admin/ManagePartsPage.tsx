@@ -1,12 +1,10 @@
 import { truncate, truncation } from '@partsyard/common';
 import { useEffect, useState } from 'react';
-import { toast } from 'react-hot-toast';
 import { AdminPagination } from '../../components/AdminPagination';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { useCatalogQuery, useDeletePartMutation, type CatalogQuery } from '../../generated/graphql';
-import { errorMessage } from '../../lib/apollo';
 import { ListStatus } from './ListStatus';
-import { dollars, useAdminList, useErrorToast, useStayInRange } from './useAdminList';
+import { dollars, useAdminList, useConfirmedDelete, useErrorToast, useStayInRange } from './useAdminList';
 
 type PartRow = CatalogQuery['parts']['items'][number];
 
@@ -37,26 +35,13 @@ export default function ManagePartsPage() {
   useStayInRange(page, limit, total, setPage);
 
   const [deletePart, { loading: deleting }] = useDeletePartMutation();
-  const [toDelete, setToDelete] = useState<PartRow | null>(null);
 
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    try {
-      await deletePart({
-        variables: { id: toDelete.id },
-        // Gone from every cached list at once; the refetch below brings the counts up to date.
-        update(cache) {
-          cache.evict({ id: cache.identify({ __typename: 'Part', id: toDelete.id }) });
-          cache.gc();
-        },
-      });
-      toast.success('Part deleted.');
-      setToDelete(null);
-      await refetch();
-    } catch (e) {
-      toast.error(errorMessage(e));
-    }
-  };
+  const { toDelete, setToDelete, confirmDelete } = useConfirmedDelete<PartRow>({
+    typename: 'Part',
+    remove: (id, update) => deletePart({ variables: { id }, update }),
+    success: 'Part deleted.',
+    refetch,
+  });
 
   const rows = data?.parts.items ?? [];
 

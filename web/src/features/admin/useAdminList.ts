@@ -1,3 +1,4 @@
+import type { ApolloCache } from '@apollo/client';
 import { useCallback, useEffect, useState } from 'react';
 import { toast } from 'react-hot-toast';
 import { errorMessage } from '../../lib/apollo';
@@ -57,3 +58,32 @@ export function useErrorToast(error: unknown, id: string) {
 
 /** Dollars as shown in the admin tables. */
 export const dollars = (amount: number): string => `$${amount.toFixed(2)}`;
+
+/**
+ * The row an admin asked to delete (shown in a ConfirmModal) and the confirmed deletion: the row is evicted
+ * from every cached list, a toast says `success`, and the list is fetched again; a failure is toasted.
+ */
+export function useConfirmedDelete<Row extends { id: string }>(options: {
+  typename: string;
+  remove(id: string, update: (cache: ApolloCache<unknown>) => void): Promise<unknown>;
+  success: string;
+  refetch(): Promise<unknown>;
+}) {
+  const { typename, remove, success, refetch } = options;
+  const [toDelete, setToDelete] = useState<Row | null>(null);
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    try {
+      await remove(toDelete.id, (cache) => {
+        cache.evict({ id: cache.identify({ __typename: typename, id: toDelete.id }) });
+        cache.gc();
+      });
+      toast.success(success);
+      setToDelete(null);
+      await refetch();
+    } catch (e) {
+      toast.error(errorMessage(e));
+    }
+  };
+  return { toDelete, setToDelete, confirmDelete };
+}
