@@ -9,7 +9,7 @@ import { customer, order, renderShopping, signedInAs } from './renderShopping';
 
 /** In STRIPE mode the page pays through Stripe Elements; Stripe.js itself is replaced here. */
 const confirmCardPayment = jest.fn();
-const loadStripe = jest.fn(() => Promise.resolve({ confirmCardPayment }));
+const loadStripe = jest.fn((_key: string) => Promise.resolve({ confirmCardPayment }));
 
 jest.mock('../../src/features/auth/AuthProvider', () => ({ useAuth: jest.fn() }));
 jest.mock('../../src/app/ClientSettings', () => ({ useClientSettings: jest.fn() }));
