@@ -1,11 +1,27 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type ExtraConfigColumn,
+} from 'drizzle-orm/pg-core';
 
 /**
  * Tables of the shop. Money is integer cents. Constraints keep the data valid even if code is wrong:
  * stock never below 0, minOrder at least 1, no negative prices, one user per email, one payment per
  * transaction id, and foreign keys between them.
  */
+
+/**
+ * An index column for `order by <column> desc`: PostgreSQL sorts `desc` with NULLS FIRST, so the index must
+ * too (Drizzle's `.desc()` alone means DESC NULLS LAST, which the planner cannot use for that order).
+ */
+const newest = (column: ExtraConfigColumn) => column.desc().nullsFirst();
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -31,7 +47,7 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
     uniqueIndex('users_firebase_uid_key').on(t.firebaseUid),
-    index('users_created_at_idx').on(t.createdAt.desc(), t.id),
+    index('users_created_at_idx').on(newest(t.createdAt), newest(t.id)),
     check('users_role_check', sql`${t.role} in ('admin', 'customer')`),
     check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
   ],
@@ -56,8 +72,8 @@ export const parts = pgTable(
     check('parts_min_order_check', sql`${t.minOrder} >= 1`),
     check('parts_available_check', sql`${t.available} >= 0`),
     check('parts_sold_check', sql`${t.sold} >= 0`),
-    index('parts_created_at_idx').on(t.createdAt.desc(), t.id),
-    index('parts_popular_idx').on(t.sold.desc(), t.createdAt.desc()),
+    index('parts_created_at_idx').on(newest(t.createdAt), newest(t.id)),
+    index('parts_popular_idx').on(newest(t.sold), newest(t.createdAt)),
     index('parts_name_lower_idx').on(sql`lower(${t.name})`),
   ],
 );
@@ -95,9 +111,9 @@ export const orders = pgTable(
     check('orders_status_check', sql`${t.status} in ('unpaid', 'paid', 'shipped')`),
     check('orders_paid_has_transaction_check', sql`(${t.status} = 'unpaid') = (${t.transactionId} is null)`),
     uniqueIndex('orders_transaction_id_key').on(t.transactionId),
-    index('orders_user_created_idx').on(t.userId, t.createdAt.desc()),
-    index('orders_created_at_idx').on(t.createdAt.desc(), t.id),
-    index('orders_status_created_idx').on(t.status, t.createdAt.desc()),
+    index('orders_user_created_idx').on(t.userId, newest(t.createdAt), newest(t.id)),
+    index('orders_created_at_idx').on(newest(t.createdAt), newest(t.id)),
+    index('orders_status_created_idx').on(t.status, newest(t.createdAt), newest(t.id)),
     index('orders_part_idx').on(t.partId),
     index('orders_email_idx').on(t.email),
   ],
@@ -122,7 +138,7 @@ export const payments = pgTable(
   (t) => [
     uniqueIndex('payments_transaction_id_key').on(t.transactionId),
     uniqueIndex('payments_order_id_key').on(t.orderId),
-    index('payments_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('payments_user_created_idx').on(t.userId, newest(t.createdAt)),
     index('payments_email_idx').on(t.email),
     check('payments_amount_check', sql`${t.amountCents} > 0`),
   ],
@@ -143,7 +159,7 @@ export const reviews = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('reviews_created_at_idx').on(t.createdAt.desc(), t.id),
+    index('reviews_created_at_idx').on(newest(t.createdAt), newest(t.id)),
     index('reviews_part_idx').on(t.partId),
     uniqueIndex('reviews_user_part_key').on(t.userId, t.partId),
     check('reviews_text_check', sql`length(trim(${t.text})) > 0`),
@@ -187,7 +203,7 @@ export const contactMessages = pgTable(
     message: text('message').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('contact_messages_created_at_idx').on(t.createdAt.desc(), t.id)],
+  (t) => [index('contact_messages_created_at_idx').on(newest(t.createdAt), newest(t.id))],
 );
 
 export type UserRow = typeof users.$inferSelect;

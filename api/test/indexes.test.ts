@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'drizzle-orm/logger';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { Pool } from 'pg';
+import { migrationsFolder, type Db } from '../src/db/database';
+import * as schema from '../src/db/schema';
+import { createAccessTokens } from '../src/identity/accessTokens';
+import type { Identity } from '../src/identity/firebaseIdentity';
+import { createTestGateway } from '../src/payments/testGateway';
+import { createServices, type Services } from '../src/services';
+import type { Actor } from '../src/services/actor';
+import { testEnv } from './support/env';
+import { createTestDatabase } from './support/postgres';
+
+/**
+ * Every list and lookup the app runs has an index behind it: on a database with enough rows for the planner
+ * to prefer an index, and after ANALYZE, the SQL the services issue (captured through Drizzle's logger) is
+ * EXPLAINed and its plan must not scan a big table sequentially. PostgreSQL when TEST_DATABASE_URL is set,
+ * else PGlite.
+ */
+const kind = testEnv.postgresUrl ? 'postgres' : 'pglite';
+const bigTables = ['parts', 'orders', 'payments', 'reviews', 'users'];
+
+interface Captured {
+  query: string;
+  params: unknown[];
+}
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+let captured: Captured[] = [];
+const logger: Logger = { logQuery: (query, params) => captured.push({ query, params }) };
+
+let db: Db;
+let services: Services;
+let explainRaw: (query: string, params: unknown[]) => Promise<PlanNode>;
+let close: () => Promise<void>;
+let admin: Actor;
+let customer: Actor;
+let partId: string;
+
+async function fill(): Promise<void> {
+  await db.execute(sql`
+    insert into users (email, name, role, created_at)
+    select 'rider' || g || '@indexes.test', 'Rider ' || g, case when g = 1 then 'admin' else 'customer' end,
+           now() - make_interval(mins => g)
+    from generate_series(1, 3000) g`);
+  await db.execute(sql`
+    insert into parts (name, description, price_cents, min_order, available, sold, created_at)
+    select 'Part ' || g, 'Generated part ' || g, 100 + g, 1, 1000, g % 97, now() - make_interval(mins => g)
+    from generate_series(1, 5000) g`);
+  await db.execute(sql`
+    with u as (select id, email, row_number() over (order by email) - 1 as n from users),
+         p as (select id, name, row_number() over (order by id) - 1 as n from parts)
+    insert into orders (user_id, email, name, phone, part_id, part_name, order_amount, unit_price_cents,
+                        total_cents, status, transaction_id, created_at)
+    select u.id, u.email, 'Rider', '01712345678', p.id, p.name, 1, 100, 100,
+           (array['unpaid','paid','shipped'])[g % 3 + 1],
+           case when g % 3 = 0 then null else 'tx_' || g end, now() - make_interval(secs => g)
+    from generate_series(1, 30000) g join u on u.n = g % 3000 join p on p.n = (g * 7) % 5000`);
+  await db.execute(sql`
+    insert into payments (order_id, user_id, email, part_id, part_name, transaction_id, amount_cents, gateway,
+                          created_at)
+    select id, user_id, email, part_id, part_name, transaction_id, total_cents, 'test', created_at
+    from orders where transaction_id is not null`);
+  await db.execute(sql`
+    with u as (select id, email, row_number() over (order by email) - 1 as n from users),
+         p as (select id, name, row_number() over (order by id) - 1 as n from parts)
+    insert into reviews (user_id, part_id, name, email, text, part_name, created_at)
+    select u.id, p.id, 'Rider', u.email, 'Review ' || g, p.name, now() - make_interval(secs => g)
+    from generate_series(1, 6000) g join u on u.n = g % 3000 join p on p.n = (g - 1) / 2`);
+  // As autovacuum leaves a settled table: statistics, and the visibility map that index-only scans need.
+  await db.execute(sql`vacuum analyze`);
+}
+
+beforeAll(async () => {
+  if (kind === 'postgres') {
+    const created = await createTestDatabase();
+    const pool = new Pool({ connectionString: created.url, max: 4 });
+    await migratePg(drizzlePg({ client: pool }), { migrationsFolder });
+    db = drizzlePg({ client: pool, schema, logger }) as unknown as Db;
+    explainRaw = async (query, params) => {
+      const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `explain (format json) ${query}`,
+        params,
+      );
+      return rows[0]['QUERY PLAN'][0].Plan;
+    };
+    close = async () => {
+      await pool.end();
+      await created.drop();
+    };
+  } else {
+    const client = new PGlite();
+    await migratePglite(drizzlePglite({ client }), { migrationsFolder });
+    db = drizzlePglite({ client, schema, logger }) as unknown as Db;
+    explainRaw = async (query, params) => {
+      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
+        `explain (format json) ${query}`,
+        params,
+      );
+      const plan = rows[0]['QUERY PLAN'];
+      return (typeof plan === 'string' ? (JSON.parse(plan) as [{ Plan: PlanNode }]) : plan)[0].Plan;
+    };
+    close = () => client.close();
+  }
+  await fill();
+  services = createServices({
+    db,
+    identity: {} as Identity,
+    tokens: createAccessTokens({ secret: randomBytes(32).toString('hex'), expiresIn: '1h' }),
+    gateway: createTestGateway(db),
+    adminEmails: [],
+  });
+  const pick = async (email: string): Promise<Actor> => {
+    const actor = await services.users.actorFor(
+      (
+        await db
+          .select({ id: schema.users.id })
+          .from(schema.users)
+          .where(sql`email = ${email}`)
+      )[0].id,
+    );
+    if (!actor) throw new Error(`no ${email}`);
+    return actor;
+  };
+  admin = await pick('rider1@indexes.test');
+  customer = await pick('rider2@indexes.test');
+  partId = (await services.parts.popularParts(1))[0].id;
+});
+
+afterAll(async () => {
+  await close?.();
+});
+
+/** Runs `work`, answering the SQL statements the services issued for it. */
+async function statementsOf(work: () => Promise<unknown>): Promise<Captured[]> {
+  captured = [];
+  await work();
+  const statements = captured;
+  captured = [];
+  expect(statements.length).toBeGreaterThan(0);
+  return statements;
+}
+
+function scans(node: PlanNode, found: PlanNode[] = []): PlanNode[] {
+  if (node['Relation Name']) found.push(node);
+  for (const child of node.Plans ?? []) scans(child, found);
+  return found;
+}
+
+/** A count of every row of a table: no index can avoid visiting them all (reported, not asserted). */
+const wholeTableCount = (query: string) => /^select count\(\*\) from "\w+"$/.test(query.trim());
+
+const lookups: [string, () => Promise<unknown>][] = [
+  ['parts newest page', () => services.parts.listParts({ offset: 40, limit: 20 })],
+  ['parts of the REST shim (bounded)', () => services.parts.allParts(100)],
+  ['popular parts', () => services.parts.popularParts(6)],
+  ['part by id', () => services.parts.getPart(partId)],
+  ['parts by ids (batched loading)', () => services.parts.partsByIds([partId])],
+  ['orders by user, newest', () => services.orders.myOrders(customer, {})],
+  ['all orders, newest page', () => services.orders.allOrders(admin, { offset: 50, limit: 50 })],
+  ['orders by status, newest', () => services.orders.allOrders(admin, { status: 'paid' })],
+  ['orders by email', () => services.orders.ordersByEmail(admin, customer.email)],
+  ['payments by user', () => services.payments.myPayments(customer)],
+  ['payments by email', () => services.payments.paymentsByEmail(admin, customer.email)],
+  ['reviews newest', () => services.reviews.listReviews(12)],
+  ['users newest', () => services.users.listUsers(admin, {})],
+  ['user by email', () => services.users.profileByEmail(admin, customer.email)],
+  ['the caller by id (every signed-in request)', () => services.users.actorFor(customer.userId)],
+];
+
+describe(`every list and lookup uses an index (${kind})`, () => {
+  it.each(lookups)('%s', async (_name, work) => {
+    for (const { query, params } of await statementsOf(work)) {
+      if (wholeTableCount(query)) continue;
+      const plan = await explainRaw(query, params);
+      const seqScans = scans(plan)
+        .filter((n) => n['Node Type'] === 'Seq Scan' && bigTables.includes(n['Relation Name'] as string))
+        .map((n) => n['Relation Name']);
+      expect({ query, seqScans }).toEqual({ query, seqScans: [] });
+      expect(scans(plan).length).toBeGreaterThan(0);
+    }
+  });
+});

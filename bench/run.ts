@@ -1,0 +1,467 @@
+/**
+ * `npm run bench`: the shop's server-side benchmark (a benchmark, not a test: it never fails on slowness).
+ *
+ * Creates a fresh PostgreSQL database (or an in-memory PGlite with `--pglite`), fills it with 10,000 parts,
+ * 2,000 users, 100,000 orders and 20,000 reviews, starts the app and drives it on loopback with autocannon
+ * (in a child process, so the load generator does not share the server's event loop). Prints a table and
+ * writes it to docs/performance.md, then drops its database.
+ *
+ * Options: --pglite, --duration <seconds> (default 10), --connections <n> (default 32).
+ * PostgreSQL server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { Client } from 'pg';
+import * as prettier from 'prettier';
+import type { Config } from '../api/src/config';
+import { openDatabase, type Db } from '../api/src/db/database';
+import { createAccessTokens } from '../api/src/identity/accessTokens';
+import { startServer, type RunningServer } from '../api/src/server';
+import type { LoadSpec, LoadSummary } from './load';
+
+const repoRoot = path.resolve(__dirname, '..');
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  const value = i >= 0 ? Number(args[i + 1]) : fallback;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const usePglite = args.includes('--pglite');
+const durationSeconds = option('--duration', 10);
+const connections = option('--connections', 32);
+const adminUrl =
+  process.env.BENCH_DATABASE_URL?.trim() ||
+  process.env.TEST_DATABASE_URL?.trim() ||
+  'postgres://postgres@127.0.0.1:5432/test';
+
+const counts = { parts: 10_000, users: 2_000, orders: 100_000, reviews: 20_000 };
+const raceCustomers = 50;
+const raceStock = 1_000;
+
+async function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** The data set, generated in the database with one multi-row INSERT per table. */
+async function generateData(db: Db): Promise<void> {
+  await db.execute(sql`
+    insert into parts (name, description, image, price_cents, min_order, available, created_at)
+    select (array['Brake pad','Chain kit','Air filter','Spark plug','Clutch lever','Headlight','Mirror',
+                  'Piston kit','Oil filter','Sprocket'])[g % 10 + 1]
+             || ' ' || (array['Honda','Yamaha','Suzuki','Bajaj','TVS','Hero','Royal Enfield'])[g % 7 + 1]
+             || ' #' || g,
+           'Generated part ' || g || ' for the benchmark.', '/images/parts/default.svg',
+           500 + (g * 37) % 20000, 1 + g % 10, 1000 + g % 5000, now() - make_interval(mins => g)
+    from generate_series(1, ${counts.parts}) g`);
+  await db.execute(sql`
+    insert into users (email, name, role, created_at)
+    select 'rider' || g || '@bench.test', 'Rider ' || g, case when g = 1 then 'admin' else 'customer' end,
+           now() - make_interval(mins => g)
+    from generate_series(1, ${counts.users}) g`);
+  await db.execute(sql`
+    with u as (select id, email, row_number() over (order by email) - 1 as n from users),
+         p as (select id, name, image, price_cents, min_order, row_number() over (order by id) - 1 as n from parts)
+    insert into orders (user_id, email, name, phone, address, part_id, part_name, part_image, order_amount,
+                        unit_price_cents, total_cents, status, transaction_id, created_at, paid_at)
+    select u.id, u.email, 'Rider', '01712345678', 'Dhaka', p.id, p.name, p.image, p.min_order, p.price_cents,
+           p.price_cents * p.min_order, s.status,
+           case when s.status = 'unpaid' then null else 'bench_tx_' || g end,
+           now() - make_interval(secs => g), case when s.status = 'unpaid' then null else now() end
+    from generate_series(1, ${counts.orders}) g
+    join u on u.n = g % ${counts.users}
+    join p on p.n = ((g % 100) * (g % 101) + g) % ${counts.parts}
+    cross join lateral (select (array['unpaid','paid','shipped'])[g % 3 + 1] as status) s`);
+  await db.execute(sql`
+    update parts set sold = o.sold
+    from (select part_id, sum(order_amount)::int as sold from orders group by part_id) o
+    where parts.id = o.part_id`);
+  await db.execute(sql`
+    with u as (select id, email, row_number() over (order by email) - 1 as n from users),
+         p as (select id, name, image, row_number() over (order by id) - 1 as n from parts)
+    insert into reviews (user_id, part_id, name, email, text, part_name, part_image, created_at)
+    select u.id, p.id, 'Rider', u.email, 'Fits well, arrived fast (' || g || ').', p.name, p.image,
+           now() - make_interval(secs => g)
+    from generate_series(1, ${counts.reviews}) g
+    join u on u.n = g % ${counts.users}
+    join p on p.n = (g - 1) / 2`);
+  await db.execute(sql`vacuum analyze`);
+}
+
+const partFields = 'id name description image price minOrder available';
+const homeQuery = `query HomeData($partsLimit: Int, $reviewsLimit: Int) {
+  popularParts(limit: $partsLimit) { ${partFields} }
+  reviews(limit: $reviewsLimit) { id name email avatar text partName }
+}`;
+const catalogQuery = `query Catalog($search: String, $offset: Int, $limit: Int) {
+  parts(search: $search, offset: $offset, limit: $limit) { items { ${partFields} } total offset limit }
+}`;
+const orderFields =
+  'id name email phone address partId partName partImage orderAmount unitPrice price paid status transactionId createdAt';
+const myOrdersQuery = `query MyOrders($offset: Int, $limit: Int) { myOrders(offset: $offset, limit: $limit) { items { ${orderFields} } total } }`;
+const allOrdersQuery = `query AllOrders($status: OrderStatus, $offset: Int, $limit: Int) { orders(status: $status, offset: $offset, limit: $limit) { items { ${orderFields} } total } }`;
+const placeOrderMutation = `mutation PlaceOrder($input: PlaceOrderInput!) { placeOrder(input: $input) { id orderAmount } }`;
+
+/** The home page's data in one SQL statement: what a minimal handler can do at best. */
+const floorQuery = sql`
+  select json_build_object(
+    'popularParts', coalesce((
+      select json_agg(json_build_object('id', id, 'name', name, 'description', description, 'image', image,
+                                        'price', price_cents / 100.0, 'minOrder', min_order, 'available', available))
+      from (select * from parts order by sold desc, created_at desc limit 6) p), '[]'::json),
+    'reviews', coalesce((
+      select json_agg(json_build_object('id', id, 'name', name, 'email', email, 'avatar', avatar, 'text', text,
+                                        'partName', part_name))
+      from (select * from reviews order by created_at desc, id desc limit 12) r), '[]'::json)
+  ) as data`;
+
+function startFloor(db: Db): Promise<{ url: string; server: Server }> {
+  const server = createServer((_req, res) => {
+    db.execute(floorQuery).then(
+      (result) => {
+        const body = JSON.stringify({ data: rowsOf<{ data: unknown }>(result)[0].data });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      },
+      () => {
+        res.writeHead(500);
+        res.end();
+      },
+    );
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`, server });
+    }),
+  );
+}
+
+/** Runs one scenario in a child process (tsx, like this script). */
+function runLoad(spec: LoadSpec): Promise<LoadSummary> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(__dirname, 'load.ts'), [], { execArgv: ['--import', 'tsx'] });
+    child.once('message', (message: { summary?: LoadSummary; error?: string }) => {
+      if (message.summary) resolve(message.summary);
+      else reject(new Error(`load generator: ${message.error}`));
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`load generator exited with ${code}`));
+    });
+    child.send(spec);
+  });
+}
+
+/** One request before the run: proves the scenario answers what it should, and warms the path up. */
+async function probe(spec: LoadSpec, token?: string): Promise<string> {
+  const res = await fetch(spec.url, {
+    method: spec.method,
+    headers: {
+      ...(spec.body ? { 'content-type': 'application/json' } : {}),
+      ...spec.headers,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: spec.body,
+  });
+  const text = await res.text();
+  if (res.status !== 200 || text.includes('"errors"')) throw new Error(`${spec.name}: ${res.status} ${text}`);
+  return text;
+}
+
+interface Row extends LoadSummary {
+  graphql: boolean;
+  note?: string;
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
+
+function table(rows: Row[], floor: Row | undefined): string {
+  const lines = [
+    '| scenario | requests/s | p50 (ms) | p99 (ms) | errors | / floor |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    const ratio = r.graphql && floor ? (r.requestsPerSecond / floor.requestsPerSecond).toFixed(2) : '';
+    const errors = r.errors + r.graphqlErrors;
+    lines.push(
+      `| ${r.name} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(errors)}${
+        r.note ? ` (${r.note})` : ''
+      } | ${ratio} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function machine(databaseVersion: string): string {
+  const cpus = os.cpus();
+  return [
+    `- CPU: ${cpus.length} x ${cpus[0]?.model ?? 'unknown'}`,
+    `- memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    `- OS: ${os.type()} ${os.release()} (${os.arch()})`,
+    `- Node.js: ${process.version}`,
+    `- database: ${databaseVersion}`,
+  ].join('\n');
+}
+
+/** Replaces this database kind's section of docs/performance.md, keeping the rest of the file. */
+async function writeReport(kind: string, section: string): Promise<void> {
+  const file = path.join(repoRoot, 'docs', 'performance.md');
+  const start = `<!-- bench:${kind}:start -->`;
+  const end = `<!-- bench:${kind}:end -->`;
+  const block = `${start}\n${section}\n${end}`;
+  let text = existsSync(file)
+    ? readFileSync(file, 'utf8')
+    : '# Performance\n\nFigures written by `npm run bench` (server) on the machine named with them.\n';
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from >= 0 && to > from) text = text.slice(0, from) + block + text.slice(to + end.length);
+  else text = `${text.trimEnd()}\n\n${block}\n`;
+  // Formatted as `npm run lint` (prettier --check) expects it.
+  writeFileSync(file, await prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file }));
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  let database: Config['database'] = { kind: 'pglite', dataDir: undefined };
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (!usePglite) {
+    const name = `partsyard_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
+    await withAdmin((c) => c.query(`create database "${name}"`));
+    dropDatabase = () => withAdmin((c) => c.query(`drop database if exists "${name}" with (force)`)).then(() => {});
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    database = { kind: 'postgres', url: url.toString(), poolSize: 10 };
+  }
+
+  let app: RunningServer | undefined;
+  let floorServer: Server | undefined;
+  try {
+    const config: Config = {
+      mode: 'embedded',
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: path.join(repoRoot, '.data-bench'),
+      database,
+      firebase: {
+        projectId: 'demo-partsyard',
+        emulatorHost: '127.0.0.1:9',
+        serviceAccountJson: undefined,
+        webApiKey: 'demo-api-key',
+        authDomain: 'demo-partsyard.firebaseapp.com',
+      },
+      jwt: { secret: randomBytes(32).toString('hex'), expiresIn: '1h' },
+      adminEmails: [],
+      stripe: null,
+      seedDemo: false,
+      demoMode: false,
+      webDistDir: path.join(repoRoot, 'web', 'dist-missing'),
+      logRequests: false,
+      corsOrigins: [],
+    };
+    const opened = await openDatabase(database);
+    const db = opened.db;
+    const generating = Date.now();
+    await generateData(db);
+    const generatedIn = (Date.now() - generating) / 1000;
+    console.log(
+      `bench: ${database.kind}: generated ${fmt(counts.parts)} parts, ${fmt(counts.users)} users, ` +
+        `${fmt(counts.orders)} orders, ${fmt(counts.reviews)} reviews in ${generatedIn.toFixed(1)} s`,
+    );
+    const [{ version }] = rowsOf<{ version: string }>(await db.execute(sql`select version() as version`));
+    const databaseVersion = `${database.kind === 'pglite' ? 'PGlite (in process), ' : ''}${version.split(',')[0]}`;
+
+    // Accounts: rider1 is the admin, rider2 the customer of My Orders, riders 3..52 the 50 racing customers.
+    const tokens = createAccessTokens(config.jwt);
+    const riders = rowsOf<{ id: string; email: string }>(
+      await db.execute(sql`select id, email from users where email ~ '^rider[0-9]+@bench\\.test$'
+                           order by (substring(email from 6 for position('@' in email) - 6))::int limit 52`),
+    );
+    const [adminUser, customer, ...racers] = riders;
+    const adminToken = tokens.sign({ userId: adminUser.id, email: adminUser.email });
+    const customerToken = tokens.sign({ userId: customer.id, email: customer.email });
+    const racerTokens = racers.slice(0, raceCustomers).map((r) => tokens.sign({ userId: r.id, email: r.email }));
+    const [somePart] = rowsOf<{ id: string }>(
+      await db.execute(sql`select id from parts order by created_at desc limit 1 offset 123`),
+    );
+    const [racePart] = rowsOf<{ id: string }>(
+      await db.execute(sql`insert into parts (name, description, price_cents, min_order, available)
+                           values ('Bench race sprocket', 'The part 50 customers order at once.', 1999, 1, ${raceStock})
+                           returning id`),
+    );
+
+    app = await startServer(config, { database: opened });
+    const floor = await startFloor(db);
+    floorServer = floor.server;
+    const graphqlUrl = `${app.url}/graphql`;
+    const gql = (query: string, variables: Record<string, unknown>) => JSON.stringify({ query, variables });
+    const base = { connections, durationSeconds } as const;
+
+    const scenarios: { spec: LoadSpec; graphql: boolean; token?: string }[] = [
+      {
+        spec: { ...base, name: 'floor: node:http + one SQL (home data)', url: floor.url, method: 'GET' },
+        graphql: false,
+      },
+      {
+        spec: {
+          ...base,
+          name: 'home: popularParts + reviews (anonymous)',
+          url: graphqlUrl,
+          method: 'POST',
+          body: gql(homeQuery, { partsLimit: 6, reviewsLimit: 12 }),
+        },
+        graphql: true,
+      },
+      {
+        spec: {
+          ...base,
+          name: 'catalog: parts(search "brake", 20)',
+          url: graphqlUrl,
+          method: 'POST',
+          body: gql(catalogQuery, { search: 'brake', offset: 0, limit: 20 }),
+        },
+        graphql: true,
+      },
+      {
+        spec: { ...base, name: 'REST GET /api/parts/{id}', url: `${app.url}/api/parts/${somePart.id}`, method: 'GET' },
+        graphql: false,
+      },
+      {
+        spec: {
+          ...base,
+          name: 'myOrders (customer, 50 orders)',
+          url: graphqlUrl,
+          method: 'POST',
+          body: gql(myOrdersQuery, {}),
+          headers: { authorization: `Bearer ${customerToken}` },
+        },
+        graphql: true,
+      },
+      {
+        spec: {
+          ...base,
+          name: 'orders first page (admin)',
+          url: graphqlUrl,
+          method: 'POST',
+          body: gql(allOrdersQuery, {}),
+          headers: { authorization: `Bearer ${adminToken}` },
+        },
+        graphql: true,
+      },
+    ];
+
+    const rows: Row[] = [];
+    for (const { spec, graphql } of scenarios) {
+      await probe(spec);
+      const summary = await runLoad(spec);
+      rows.push({ ...summary, graphql });
+      console.log(`bench: ${spec.name}: ${fmt(summary.requestsPerSecond)} req/s`);
+    }
+
+    // The race: 50 customers (one connection each) order 1 unit of the same part until its stock runs out.
+    const raceSpec: LoadSpec = {
+      name: `placeOrder: ${raceCustomers} customers, one part (${fmt(raceStock)} in stock)`,
+      url: graphqlUrl,
+      method: 'POST',
+      body: gql(placeOrderMutation, {
+        input: { partId: racePart.id, name: 'Racer', phone: '01712345678', orderAmount: 1, address: 'Dhaka' },
+      }),
+      connections: raceCustomers,
+      durationSeconds,
+      tokens: racerTokens,
+      countGraphqlErrors: true,
+    };
+    const race = await runLoad(raceSpec);
+    // autocannon stops counting at the deadline; let the orders still in flight land before checking.
+    let landed = -1;
+    for (let settled = 0; settled < 3;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const [{ n }] = rowsOf<{ n: number }>(
+        await db.execute(sql`select count(*)::int as n from orders where part_id = ${racePart.id}`),
+      );
+      settled = n === landed ? settled + 1 : 0;
+      landed = n;
+    }
+    const [after] = rowsOf<{ available: number; sold: number; orders: number; units: number }>(
+      await db.execute(sql`select p.available, p.sold,
+                                  (select count(*)::int from orders o where o.part_id = p.id) as orders,
+                                  (select coalesce(sum(order_amount), 0)::int from orders o where o.part_id = p.id) as units
+                           from parts p where p.id = ${racePart.id}`),
+    );
+    const taken = raceStock - after.available;
+    const consistent = taken === after.units && after.sold === after.units && after.available >= 0;
+    const raceCheck =
+      `stock taken ${fmt(taken)} ${consistent ? '=' : '!='} sum of accepted orders ${fmt(after.units)} ` +
+      `(${fmt(after.orders)} orders of 1 unit, ${fmt(after.available)} left; answers counted in the run: ` +
+      `${fmt(race.graphqlOk)} accepted, ${fmt(race.graphqlErrors)} refused): ` +
+      (consistent ? 'consistent' : 'INCONSISTENT');
+    rows.push({
+      ...race,
+      graphqlErrors: 0,
+      graphql: true,
+      note: race.graphqlErrors ? `+ ${fmt(race.graphqlErrors)} refused: sold out` : undefined,
+    });
+    console.log(`bench: ${raceCheck}`);
+
+    const floorRow = rows[0];
+    const home = rows[1];
+    const result = table(rows, floorRow);
+    const homeRatio = home.requestsPerSecond / floorRow.requestsPerSecond;
+    const budget =
+      `Budget (issue 5): home GraphQL throughput >= 0.6 of the floor with p99 < 25 ms at 32 connections. ` +
+      `This run: ${homeRatio.toFixed(2)} of the floor, p99 ${fmt(home.p99, 1)} ms at ${connections} connections: ` +
+      (homeRatio >= 0.6 && home.p99 < 25 && connections === 32 ? 'met.' : 'missed.');
+    const date = new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+    const section = [
+      `## Server on ${database.kind === 'pglite' ? 'PGlite' : 'PostgreSQL'} (${date})`,
+      '',
+      `${durationSeconds} s per scenario, ${connections} connections (placeOrder: ${raceCustomers}), autocannon on ` +
+        'loopback in a separate process, no compression requested. Data: ' +
+        `${fmt(counts.parts)} parts, ${fmt(counts.users)} users, ${fmt(counts.orders)} orders, ` +
+        `${fmt(counts.reviews)} reviews. "/ floor" is a GraphQL scenario's requests/s over the floor's. ` +
+        'Errors: failed or non-2xx requests, plus 2xx GraphQL answers carrying errors.',
+      '',
+      result,
+      '',
+      `placeOrder check: ${raceCheck}.`,
+      '',
+      budget,
+      '',
+      'Machine:',
+      '',
+      machine(databaseVersion),
+      '',
+      `Reproduce: \`npm run bench${database.kind === 'pglite' ? ' -- --pglite' : ''}\` ` +
+        '(options `--duration <s>`, `--connections <n>`; PostgreSQL server from `BENCH_DATABASE_URL`, else ' +
+        '`TEST_DATABASE_URL`, else `postgres://postgres@127.0.0.1:5432/test`; the bench creates and drops a ' +
+        `database of its own). Whole run: ${Math.round((Date.now() - started) / 1000)} s.`,
+    ].join('\n');
+    console.log(`\n${result}\n\n${raceCheck}\n${budget}\n\n${machine(databaseVersion)}\n`);
+    await writeReport(database.kind, section);
+    console.log('bench: written to docs/performance.md');
+  } finally {
+    await new Promise<void>((resolve) => (floorServer ? floorServer.close(() => resolve()) : resolve()));
+    await app?.close({ graceMs: 1000 });
+    await dropDatabase?.();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error('bench failed:', error);
+    process.exit(1);
+  },
+);
