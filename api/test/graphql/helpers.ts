@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../../src/config';
-import { testEnv, type DatabaseKind } from '../support/env';
+import type { DatabaseKind } from '../support/env';
 import { startTestApp, type GraphQLResult, type TestApp, type TestUser } from '../support/testApp';
 
 /** The codes the API answers refusals with, and the HTTP status each carries on /graphql. */
@@ -10,7 +10,7 @@ export type RefusalCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'BAD_USER_INPUT' | '
 /** A started app plus the means to make access tokens the app must refuse. */
 export interface Harness {
   app: TestApp;
-  /** Signs a user up (retrying once if the emulator's kept-alive connection went stale). */
+  /** Signs a user up in the emulator and in to the shop. */
   signUp(options?: { admin?: boolean; name?: string }): Promise<TestUser>;
   /** Tokens no request may be accepted with. */
   badTokens: {
@@ -25,44 +25,15 @@ export interface Harness {
   };
 }
 
-/** A fetch that never reached the server (in jest's sandbox the TypeError is of another realm: no instanceof). */
-const fetchFailed = (error: unknown) => (error as Error | undefined)?.message === 'fetch failed';
-
-/**
- * Makes one request to the Auth emulator and swallows a stale-connection failure. Starting PGlite blocks the
- * event loop for seconds, long enough for the emulator to close a kept-alive connection without undici
- * noticing; the next request on it fails with "other side closed". Never throws.
- */
-export async function warmEmulator(): Promise<void> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const res = await fetch(`http://${testEnv.authEmulatorHost}/`);
-      await res.text();
-      return;
-    } catch {
-      // stale connection: the next attempt opens a new one
-    }
-  }
-}
-
 /** Starts one app of `kind` with a JWT secret the suite knows, so it can make expired and forged tokens. */
 export async function startHarness(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<Harness> {
   const secret = randomBytes(32).toString('hex');
   const app = await startTestApp(kind, { jwt: { secret, expiresIn: '1h' }, ...overrides });
-  await warmEmulator();
   const claims = (user: TestUser) => ({ email: user.email });
   const options = (user: TestUser) => ({ issuer: 'partsyard', subject: user.userId });
   return {
     app,
-    async signUp(opts) {
-      try {
-        return await app.signUp(opts);
-      } catch (error) {
-        if (!fetchFailed(error)) throw error;
-        await warmEmulator();
-        return app.signUp(opts);
-      }
-    },
+    signUp: (opts) => app.signUp(opts),
     badTokens: {
       random: randomBytes(24).toString('base64url'),
       expired: (user) =>

@@ -1,4 +1,4 @@
-import { testEnv, type DatabaseKind } from '../support/env';
+import type { DatabaseKind } from '../support/env';
 import { partInput } from '../support/fixtures';
 import { startTestApp, type RestResult, type TestApp } from '../support/testApp';
 
@@ -140,23 +140,8 @@ export const goodCard = {
   cvc: '123',
 };
 
-/**
- * Starts the app for one describe block. Also clears a kept-alive connection to the Auth emulator that the
- * harness's readiness probe may leave in this process (when jest runs in band), which the emulator closes
- * while PGlite starts: the first POST on it would fail with "other side closed".
- */
-export async function startRestApp(kind: DatabaseKind): Promise<TestApp> {
-  const app = await startTestApp(kind);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await (await fetch(`http://${testEnv.authEmulatorHost}/`)).text();
-      break;
-    } catch {
-      // a stale socket: the next attempt opens a new one
-    }
-  }
-  return app;
-}
+/** Starts the app for one describe block. */
+export const startRestApp = (kind: DatabaseKind): Promise<TestApp> => startTestApp(kind);
 
 /**
  * Asserts a refusal: its status and a `{message}` body. `expected` is the exact message, or the per-field

@@ -6,20 +6,9 @@ import type { Actor } from '../../src/services/actor';
 import { orderInput, partInput } from '../support/fixtures';
 import type { TestApp, TestUser } from '../support/testApp';
 
-/**
- * `app.signUp`, retried when the emulator drops the connection: a keep-alive socket left from an earlier
- * request can be closed by the emulator just as the next request goes out ('other side closed').
- */
-export async function signUp(app: TestApp, options: { admin?: boolean; name?: string } = {}): Promise<TestUser> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await app.signUp(options);
-    } catch (error) {
-      // fetch's TypeError comes from another realm than the test's, so it is told by its message.
-      if (attempt >= 3 || (error as Error).message !== 'fetch failed') throw error;
-    }
-  }
-}
+/** A new user signed up in the emulator and signed in to the shop. */
+export const signUp = (app: TestApp, options: { admin?: boolean; name?: string } = {}): Promise<TestUser> =>
+  app.signUp(options);
 
 /** The actor a request with `user`'s token would have, read from the database as the app does. */
 export async function actorOf(app: TestApp, user: TestUser): Promise<Actor> {
