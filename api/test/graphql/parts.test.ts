@@ -213,7 +213,7 @@ describe.each(databaseKinds)('parts over GraphQL on %s', (kind) => {
     });
 
     it("keeps an http(s) image address or one of the shop's /images files", async () => {
-      for (const image of ['https://cdn.example.test/pads.png', '/images/parts/pads.svg']) {
+      for (const image of ['https://images.example.test/pads.png', '/images/parts/pads.svg']) {
         expect(dataOf(await addPartAs(partInput({ image }), admin.token)).addPart.image).toBe(image);
       }
     });
