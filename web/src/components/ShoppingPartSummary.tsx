@@ -1,3 +1,5 @@
+import { Link } from 'react-router-dom';
+import { errorCode, errorMessage } from '../lib/apollo';
 import type { ReactNode } from 'react';
 
 /** The shop's own picture for a part whose image is missing or fails to load. */
@@ -44,5 +46,22 @@ export function ShoppingFact({ label, children }: { label: string; children: Rea
       <span className="text-gray-600">{label}</span>
       <span className="font-semibold">{children}</span>
     </p>
+  );
+}
+
+/** A part that could not be loaded: not found (or gone), or the request's own message. */
+export function PartNotFound({ error, backTo, backLabel }: { error: unknown; backTo: string; backLabel: string }) {
+  return (
+    <section className="mx-auto flex min-h-[50vh] max-w-lg flex-col items-center justify-center gap-4 p-8 text-center">
+      <h1 className="text-3xl font-bold">Part not found</h1>
+      <p className="text-gray-600">
+        {error && errorCode(error) !== 'NOT_FOUND'
+          ? errorMessage(error)
+          : 'This part does not exist or is no longer sold.'}
+      </p>
+      <Link to={backTo} className="btn btn-primary">
+        {backLabel}
+      </Link>
+    </section>
   );
 }

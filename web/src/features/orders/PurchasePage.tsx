@@ -2,12 +2,12 @@ import { purchaseSchema } from '@partsyard/common';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useMemo } from 'react';
 import { toast } from 'react-hot-toast';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { FormField } from '../../components/FormField';
-import { ShoppingFact, ShoppingPartSummary, formatDollars } from '../../components/ShoppingPartSummary';
+import { PartNotFound, ShoppingFact, ShoppingPartSummary, formatDollars } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
 import { usePartQuery, usePlaceOrderMutation } from '../../generated/graphql';
-import { errorCode, errorMessage, fieldErrors } from '../../lib/apollo';
+import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { useAuth } from '../auth/AuthProvider';
 
 interface PurchaseValues {
@@ -39,21 +39,7 @@ export default function PurchasePage() {
   );
 
   if (loading && !data) return <Spinner centered />;
-  if (!part) {
-    return (
-      <section className="mx-auto flex min-h-[50vh] max-w-lg flex-col items-center justify-center gap-4 p-8 text-center">
-        <h1 className="text-3xl font-bold">Part not found</h1>
-        <p className="text-gray-600">
-          {error && errorCode(error) !== 'NOT_FOUND'
-            ? errorMessage(error)
-            : 'This part does not exist or is no longer sold.'}
-        </p>
-        <Link to="/parts" className="btn btn-primary">
-          Browse parts
-        </Link>
-      </section>
-    );
-  }
+  if (!part) return <PartNotFound error={error} backTo="/parts" backLabel="Browse parts" />;
 
   const submit = async (values: PurchaseValues, helpers: FormikHelpers<PurchaseValues>) => {
     try {
