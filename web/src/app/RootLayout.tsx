@@ -22,9 +22,9 @@ function SessionExpiredRedirect() {
   useEffect(
     () =>
       onSessionExpired(() => {
-        // Leave the protected page first, so its guard does not send the user to /login instead.
-        navigate('/', { replace: true });
-        void logout();
+        // Leave the protected page first (the home page may still have to load), and sign out only once
+        // there, so the protected page's guard does not send the user to /login instead.
+        void Promise.resolve(navigate('/', { replace: true })).then(() => logout());
       }),
     [navigate, logout],
   );
