@@ -52,6 +52,8 @@ const config: CodegenConfig = {
               withHooks: true,
               apolloReactHooksImportFrom: '@apollo/client',
               apolloReactCommonImportFrom: '@apollo/client',
+              // Operations ship pre-parsed (no graphql-tag or parser in the browser's first download).
+              documentMode: 'documentNode',
             },
           },
         }

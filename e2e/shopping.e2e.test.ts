@@ -177,6 +177,8 @@ describe('a customer shopping in a browser', () => {
 
     await page.goto('/');
     await page.reload();
+    // The reviews slider is built as the visitor nears it.
+    await page.getByRole('heading', { name: 'What the Clients Say' }).scrollIntoViewIfNeeded();
     await page
       .getByRole('region', { name: 'Client reviews' })
       .getByText(reviewText)

@@ -25,6 +25,8 @@ async function homeScreenshot(page: Page, name: string) {
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width, height });
   await countersShow(page, counted);
+  // Sections that wait to come into view (the contact form) have now been reached.
+  await page.getByRole('button', { name: 'Send Message' }).waitFor();
   await screenshot(page, name);
   await page.setViewportSize({ width, height: 900 });
 }
@@ -81,7 +83,8 @@ describe('the storefront in a browser', () => {
     await page.getByRole('heading', { name: 'What the Clients Say' }).scrollIntoViewIfNeeded();
     await page.getByText('arif.rahman@example.com').first().waitFor();
     await page.getByText('Limited time offer, Get Your helmet, 30% Discount On preorders').waitFor();
-    await page.getByRole('heading', { name: 'Leave us a message' }).waitFor();
+    // The contact form's code loads as the visitor nears it.
+    await page.getByRole('heading', { name: 'Leave us a message' }).scrollIntoViewIfNeeded();
     await page.getByRole('button', { name: 'Send Message' }).waitFor();
 
     // The hero moves on by itself (autoplay 5000 ms, fade).
@@ -99,6 +102,7 @@ describe('the storefront in a browser', () => {
   it('a visitor sends a message from the contact form', async () => {
     const { context, page } = await shop.newPage(1280);
     await page.goto('/');
+    await page.getByRole('heading', { name: 'Leave us a message' }).scrollIntoViewIfNeeded();
     await page.getByRole('button', { name: 'Send Message' }).click();
     await page.getByText('First name is required').waitFor();
     const field = (name: string) => page.getByRole('textbox', { name, exact: true });
@@ -201,6 +205,7 @@ describe('the storefront in a browser', () => {
 
     await page.getByTestId('stat-Years of Experience').scrollIntoViewIfNeeded();
     await countersShow(page, counted);
+    await page.getByRole('heading', { name: 'What the Clients Say' }).scrollIntoViewIfNeeded();
     await page.getByText('arif.rahman@example.com').first().waitFor();
     await homeScreenshot(page, 'home-375');
 

@@ -9,12 +9,16 @@ import express, { type Express, type Request, type Response } from 'express';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Config } from './config';
 import type { Database } from './db/database';
-import { AppError, httpStatusOf } from './errors';
+import { httpStatusOf, toAppError } from './errors';
 import { authDirectivesTransformer } from './graphql/authDirectives';
+import { cachingPlugins, createWriteTracker, publicAnswerCache, trackRestWrites } from './graphql/caching';
 import type { GraphQLContext } from './graphql/context';
+import { graphqlBodyErrors, queryLimits, queryLimitsPlugin, refuseLargeBatches } from './graphql/limits';
 import { resolvers } from './graphql/resolvers';
 import { resolveCaller } from './http/caller';
 import { cors, requestLog, securityHeaders } from './http/middleware';
+import { clientOf, RateLimitedError } from './http/rateLimit';
+import { jsonBody } from './http/requestBody';
 import { serveWebApp } from './http/webApp';
 import { describeError, logger } from './logger';
 import type { AccessTokens } from './identity/accessTokens';
@@ -30,12 +34,19 @@ export function buildSchema() {
 /** Maps thrown errors to GraphQL errors once: AppError codes to extensions.code (and the HTTP status). */
 function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : error;
-  if (original instanceof AppError) {
+  const known = toAppError(original);
+  if (known) {
+    if (known.code === 'SERVICE_UNAVAILABLE') {
+      logger.warn('a GraphQL operation found a dependency unavailable', {
+        path: formatted.path?.join('.'),
+        error: describeError(known.cause ?? known).error,
+      });
+    }
     return {
-      message: original.message,
+      message: known.message,
       path: formatted.path,
       locations: formatted.locations,
-      extensions: { code: original.code, ...(original.fields ? { fields: original.fields } : {}) },
+      extensions: { code: known.code, ...(known.fields ? { fields: known.fields } : {}) },
     };
   }
   const code = formatted.extensions?.code;
@@ -51,6 +62,16 @@ function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLF
     };
   }
   return formatted;
+}
+
+/** A failure while building the context (the database is down): answered with its code and HTTP status. */
+function contextError(error: unknown): never {
+  const known = toAppError(error);
+  if (!known) throw error;
+  throw new GraphQLError(known.message, {
+    originalError: known,
+    extensions: { code: known.code, http: { status: httpStatusOf[known.code] } },
+  });
 }
 
 export interface AppParts {
@@ -73,22 +94,31 @@ export async function createApp({
 }: AppParts): Promise<{ app: Express; beginShutdown: () => void; stop: () => Promise<void> }> {
   let stopping = false;
   const inFlight = new Set<Response>();
+  const writes = createWriteTracker();
   const apollo = new ApolloServer<GraphQLContext>({
     schema: buildSchema(),
     formatError,
+    // Refuses simple requests (no JSON content type, no preflight header) that a browser would send cross-site.
+    csrfPrevention: true,
+    allowBatchedHttpRequests: true, // at most queryLimits.maxBatch operations: refuseLargeBatches
+    parseOptions: { maxTokens: queryLimits.maxTokens },
     // The playground must work offline; Apollo's default landing page loads from a CDN.
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
+      queryLimitsPlugin(),
+      ...cachingPlugins(writes),
       {
         async requestDidStart() {
           return {
             async willSendResponse({ response, errors }) {
-              // Let an UNAUTHENTICATED/FORBIDDEN refusal carry its HTTP status, as on the REST shim.
-              const codes = (errors ?? []).map((e) =>
-                e.originalError instanceof AppError ? e.originalError.code : null,
-              );
-              const auth = codes.find((c) => c === 'UNAUTHENTICATED') ?? codes.find((c) => c === 'FORBIDDEN');
-              if (auth) response.http.status = httpStatusOf[auth];
+              // Let an outage or an UNAUTHENTICATED/FORBIDDEN/RATE_LIMITED refusal carry its status, as on the REST shim.
+              const codes = (errors ?? []).map((e) => toAppError(e.originalError)?.code);
+              const status = ['SERVICE_UNAVAILABLE', 'UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED'] as const;
+              const code = status.find((c) => codes.includes(c));
+              if (code) response.http.status = httpStatusOf[code];
+              const limited = errors?.find((e) => e.originalError instanceof RateLimitedError)?.originalError;
+              if (limited instanceof RateLimitedError)
+                response.http.headers.set('retry-after', String(limited.retryAfterSeconds));
             },
           };
         },
@@ -143,16 +173,20 @@ export async function createApp({
   });
   app.use(
     '/graphql',
-    express.json({ limit: '100kb' }),
+    jsonBody(),
+    refuseLargeBatches,
+    publicAnswerCache(writes),
     expressMiddleware(apollo, {
       context: async ({ req }) => ({
-        ...(await resolveCaller(req.headers.authorization, tokens, services.users)),
+        ...(await resolveCaller(req.headers.authorization, tokens, services.users).catch(contextError)),
         services,
+        client: clientOf(req),
         clientSettings,
       }),
     }),
+    graphqlBodyErrors,
   );
-  app.use('/api', createRestRouter(services, tokens));
+  app.use('/api', trackRestWrites(writes), createRestRouter(services, tokens));
 
   serveWebApp(app, config.webDistDir);
   app.use(restErrorHandler);

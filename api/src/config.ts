@@ -44,7 +44,35 @@ export interface Config {
   logRequests: boolean;
   /** Origins allowed to call the API from another site (CORS); none by default. */
   corsOrigins: string[];
+  /** Attempts allowed per caller and window (api/src/http/rateLimit.ts); null turns a rule off. */
+  rateLimits: RateLimits;
 }
+
+/** At most `max` attempts per key in each window of `windowMs`. */
+export interface RateLimitRule {
+  max: number;
+  windowMs: number;
+}
+
+export interface RateLimits {
+  /** Exchanges of a Firebase ID token for our access token (`signIn`, REST PUT /api/user/{email}). */
+  signInPerAddress: RateLimitRule | null;
+  signInPerEmail: RateLimitRule | null;
+  /** Contact form messages (`sendContactMessage`, POST /api/contact). */
+  contactPerAddress: RateLimitRule | null;
+  /** Orders placed (`placeOrder`, POST /api/orders): unpaid orders hold stock. */
+  ordersPerUser: RateLimitRule | null;
+  ordersPerAddress: RateLimitRule | null;
+}
+
+/** Production defaults: generous for people, tight for scripts. Also the embedded default's. */
+export const defaultRateLimits: RateLimits = {
+  signInPerAddress: { max: 30, windowMs: 10 * 60_000 },
+  signInPerEmail: { max: 10, windowMs: 10 * 60_000 },
+  contactPerAddress: { max: 10, windowMs: 60 * 60_000 },
+  ordersPerUser: { max: 30, windowMs: 60 * 60_000 },
+  ordersPerAddress: { max: 60, windowMs: 60 * 60_000 },
+};
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -74,6 +102,26 @@ function parseBoolean(name: string, value: string | undefined, fallback: boolean
   if (!v) return fallback;
   if (v === 'true' || v === 'false') return v === 'true';
   problems.push(`${name} must be true or false, got "${value}"`);
+  return fallback;
+}
+
+const windowUnits: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A rate limit setting: `<attempts>/<window>` (`30/10m`, `5/1h`, `20/30s`) or `off`. */
+function parseRateLimit(
+  name: string,
+  value: string | undefined,
+  fallback: RateLimitRule | null,
+  problems: string[],
+): RateLimitRule | null {
+  const v = value?.trim().toLowerCase();
+  if (!v) return fallback;
+  if (v === 'off') return null;
+  const match = /^(\d+)\s*\/\s*(\d+)\s*(s|m|h)$/.exec(v);
+  const max = match ? Number(match[1]) : 0;
+  const windowMs = match ? Number(match[2]) * windowUnits[match[3]] : 0;
+  if (max >= 1 && windowMs >= 1000) return { max, windowMs };
+  problems.push(`${name} must be attempts per window like 30/10m (window in s, m or h), or off; got "${value}"`);
   return fallback;
 }
 
@@ -214,6 +262,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`CORS_ORIGINS has "${origin}", which is not an origin like https://partner.example`);
   }
 
+  const rateLimits: RateLimits = {
+    signInPerAddress: parseRateLimit(
+      'RATE_LIMIT_SIGN_IN_PER_ADDRESS',
+      env.RATE_LIMIT_SIGN_IN_PER_ADDRESS,
+      defaultRateLimits.signInPerAddress,
+      problems,
+    ),
+    signInPerEmail: parseRateLimit(
+      'RATE_LIMIT_SIGN_IN_PER_EMAIL',
+      env.RATE_LIMIT_SIGN_IN_PER_EMAIL,
+      defaultRateLimits.signInPerEmail,
+      problems,
+    ),
+    contactPerAddress: parseRateLimit(
+      'RATE_LIMIT_CONTACT_PER_ADDRESS',
+      env.RATE_LIMIT_CONTACT_PER_ADDRESS,
+      defaultRateLimits.contactPerAddress,
+      problems,
+    ),
+    ordersPerUser: parseRateLimit(
+      'RATE_LIMIT_ORDERS_PER_USER',
+      env.RATE_LIMIT_ORDERS_PER_USER,
+      defaultRateLimits.ordersPerUser,
+      problems,
+    ),
+    ordersPerAddress: parseRateLimit(
+      'RATE_LIMIT_ORDERS_PER_ADDRESS',
+      env.RATE_LIMIT_ORDERS_PER_ADDRESS,
+      defaultRateLimits.ordersPerAddress,
+      problems,
+    ),
+  };
+
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -239,5 +320,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(repoRoot, env.WEB_DIST_DIR ?? 'web/dist'),
     logRequests,
     corsOrigins,
+    rateLimits,
   };
 }

@@ -1,6 +1,13 @@
 import type { FieldErrors } from '@partsyard/common';
 
-export type ErrorCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'BAD_USER_INPUT' | 'NOT_FOUND' | 'CONFLICT';
+export type ErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'BAD_USER_INPUT'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'SERVICE_UNAVAILABLE';
 
 /** HTTP status of each code: the one mapping used by the REST shim and by GraphQL responses. */
 export const httpStatusOf: Record<ErrorCode, number> = {
@@ -9,6 +16,8 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   BAD_USER_INPUT: 400,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /** An expected failure, with a code the caller can act on and a message a person can read. */
@@ -28,9 +37,58 @@ export const unauthenticated = (message = 'Sign in to continue') => new AppError
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('FORBIDDEN', message);
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const unavailable = (message = 'The service is temporarily unavailable, try again shortly') =>
+  new AppError('SERVICE_UNAVAILABLE', message);
 
 /** BAD_USER_INPUT carrying per-field messages; the message names the first of them. */
 export function badInput(fields: FieldErrors): AppError {
   const first = Object.values(fields)[0] ?? 'Invalid input';
   return new AppError('BAD_USER_INPUT', first, fields);
+}
+
+/**
+ * SQLSTATEs meaning the database cannot serve us now: class 08 (connection), shutdown, too many clients, and
+ * a transaction the database aborted to break a deadlock or a serialization conflict (the same request
+ * succeeds when sent again).
+ */
+const unavailableStates = /^(08...|57P0[1-3]|53300|40001|40P01)$/;
+/** Socket errors of a connection to a dependency that is down or unreachable. */
+const unreachableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** What `pg` (pool and client) and PGlite say when the connection is gone or cannot be made. */
+const lostConnection =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end|PGlite is closed)/;
+
+/**
+ * Whether an error means the database (or another dependency) is down or unreachable, rather than a bug:
+ * looks through the causes Drizzle and the drivers wrap around it.
+ */
+export function isUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
+    const { code, syscall, message } = current as { code?: unknown; syscall?: unknown; message?: unknown };
+    if (typeof code === 'string' && (unavailableStates.test(code) || unreachableCodes.has(code))) return true;
+    if (syscall === 'connect') return true;
+    if (typeof message === 'string' && lostConnection.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * The one mapping from a thrown value to the answer a caller gets: an AppError as it is, an outage of the
+ * database as SERVICE_UNAVAILABLE (503, retry shortly); anything else is a bug (undefined: a logged 500).
+ */
+export function toAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (isUnavailable(error)) return Object.assign(unavailable(), { cause: error });
+  return undefined;
 }

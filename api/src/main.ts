@@ -24,6 +24,14 @@ async function main() {
     authEmulator: config.firebase.emulatorHost ?? null,
   });
 
+  if (config.mode === 'production' && config.firebase.emulatorHost) {
+    logger.warn(
+      'FIREBASE_AUTH_EMULATOR_HOST is set with DATABASE_URL: Firebase ID tokens are not signature-checked. ' +
+        'Use this for staging and tests only, never for real customers.',
+      { authEmulator: config.firebase.emulatorHost },
+    );
+  }
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

@@ -5,6 +5,7 @@ import { openDatabase, type Database } from './db/database';
 import { seedDemo } from './db/seed';
 import { createAccessTokens } from './identity/accessTokens';
 import { createFirebaseIdentity, type Identity } from './identity/firebaseIdentity';
+import { createRateLimits } from './http/rateLimit';
 import type { PaymentGateway } from './payments/paymentGateway';
 import { createStripeGateway } from './payments/stripeGateway';
 import { createTestGateway } from './payments/testGateway';
@@ -24,12 +25,23 @@ export interface RunningServer {
 }
 
 /** Composes the shop from its configuration: database, identity, gateway, services, HTTP. */
-export async function startServer(config: Config, overrides: { database?: Database } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  overrides: { database?: Database; /** The rate limits' clock (tests). */ now?: () => number } = {},
+): Promise<RunningServer> {
   const database = overrides.database ?? (await openDatabase(config.database));
   const identity = createFirebaseIdentity(config.firebase);
   const tokens = createAccessTokens(config.jwt);
   const gateway: PaymentGateway = config.stripe ? createStripeGateway(config.stripe) : createTestGateway(database.db);
-  const services = createServices({ db: database.db, identity, tokens, gateway, adminEmails: config.adminEmails });
+  const rateLimits = createRateLimits(config.rateLimits, overrides.now);
+  const services = createServices({
+    db: database.db,
+    identity,
+    tokens,
+    gateway,
+    adminEmails: config.adminEmails,
+    rateLimits,
+  });
   if (config.seedDemo) await seedDemo(database.db, identity);
 
   const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens });

@@ -232,6 +232,57 @@ describe('configuration for production (DATABASE_URL set)', () => {
     ]);
   });
 
+  describe('rate limits', () => {
+    it('default to limits generous for people and tight for scripts', () => {
+      expect(loadConfig(production()).rateLimits).toEqual({
+        signInPerAddress: { max: 30, windowMs: 10 * 60_000 },
+        signInPerEmail: { max: 10, windowMs: 10 * 60_000 },
+        contactPerAddress: { max: 10, windowMs: 60 * 60_000 },
+        ordersPerUser: { max: 30, windowMs: 60 * 60_000 },
+        ordersPerAddress: { max: 60, windowMs: 60 * 60_000 },
+      });
+    });
+
+    it('are set as attempts per window (s, m or h), or off', () => {
+      const config = loadConfig(
+        production({
+          RATE_LIMIT_SIGN_IN_PER_ADDRESS: '100/15m',
+          RATE_LIMIT_SIGN_IN_PER_EMAIL: '5 / 30s',
+          RATE_LIMIT_CONTACT_PER_ADDRESS: '3/2h',
+          RATE_LIMIT_ORDERS_PER_USER: 'off',
+          RATE_LIMIT_ORDERS_PER_ADDRESS: 'OFF',
+        }),
+      );
+      expect(config.rateLimits).toEqual({
+        signInPerAddress: { max: 100, windowMs: 15 * 60_000 },
+        signInPerEmail: { max: 5, windowMs: 30_000 },
+        contactPerAddress: { max: 3, windowMs: 2 * 3_600_000 },
+        ordersPerUser: null,
+        ordersPerAddress: null,
+      });
+    });
+
+    it('malformed values are named', () => {
+      expect(
+        problemsOf(
+          production({
+            RATE_LIMIT_SIGN_IN_PER_ADDRESS: '30',
+            RATE_LIMIT_SIGN_IN_PER_EMAIL: '0/10m',
+            RATE_LIMIT_CONTACT_PER_ADDRESS: '10/1d',
+            RATE_LIMIT_ORDERS_PER_USER: 'none',
+            RATE_LIMIT_ORDERS_PER_ADDRESS: '10/0s',
+          }),
+        ),
+      ).toEqual([
+        'RATE_LIMIT_SIGN_IN_PER_ADDRESS must be attempts per window like 30/10m (window in s, m or h), or off; got "30"',
+        'RATE_LIMIT_SIGN_IN_PER_EMAIL must be attempts per window like 30/10m (window in s, m or h), or off; got "0/10m"',
+        'RATE_LIMIT_CONTACT_PER_ADDRESS must be attempts per window like 30/10m (window in s, m or h), or off; got "10/1d"',
+        'RATE_LIMIT_ORDERS_PER_USER must be attempts per window like 30/10m (window in s, m or h), or off; got "none"',
+        'RATE_LIMIT_ORDERS_PER_ADDRESS must be attempts per window like 30/10m (window in s, m or h), or off; got "10/0s"',
+      ]);
+    });
+  });
+
   it('the demo seed (public passwords) is refused against real Firebase, allowed with an emulator', () => {
     expect(problemsOf(production({ SEED_DEMO: 'true' }))).toEqual([
       'SEED_DEMO=true needs an Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo passwords are public',

@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { testEnv } from './support/env';
 import { createTestDatabase } from './support/postgres';
+import { freePort } from './support/ports';
 
 /**
  * The deployment files: docker-compose.yml validated by Debian's docker-compose (no engine needed), and the
@@ -94,16 +94,6 @@ const buildStage = dockerfile[0];
 const runtimeStage = dockerfile[dockerfile.length - 1];
 
 const hasDockerCompose = spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('the Dockerfile', () => {
   it('builds in one stage (npm ci, npm run build, dev dependencies pruned) and runs in another', () => {

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -7,7 +6,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { Pool } from 'pg';
-import { migrationsFolder, type Db } from '../src/db/database';
+import { createPglite, migrationsFolder, type Db } from '../src/db/database';
 import * as schema from '../src/db/schema';
 import { createAccessTokens } from '../src/identity/accessTokens';
 import type { Identity } from '../src/identity/firebaseIdentity';
@@ -56,7 +55,9 @@ async function fill(): Promise<void> {
     from generate_series(1, 3000) g`);
   await db.execute(sql`
     insert into parts (name, description, price_cents, min_order, available, sold, created_at)
-    select 'Part ' || g, 'Generated part ' || g, 100 + g, 1, 1000, g % 97, now() - make_interval(mins => g)
+    select (array['Brake pad','Chain kit','Air filter','Spark plug','Clutch lever','Headlight','Mirror',
+                  'Piston kit','Oil filter','Sprocket'])[g % 10 + 1] || ' #' || g,
+           'Generated part ' || g, 100 + g, 1, 1000, g % 97, now() - make_interval(mins => g)
     from generate_series(1, 5000) g`);
   await db.execute(sql`
     with u as (select id, email, row_number() over (order by email) - 1 as n from users),
@@ -100,7 +101,7 @@ beforeAll(async () => {
       await created.drop();
     };
   } else {
-    const client = new PGlite();
+    const client = await createPglite();
     await migratePglite(drizzlePglite({ client }), { migrationsFolder });
     db = drizzlePglite({ client, schema, logger }) as unknown as Db;
     explainRaw = async (query, params) => {
@@ -163,6 +164,9 @@ const wholeTableCount = (query: string) => /^select count\(\*\) from "\w+"$/.tes
 
 const lookups: [string, () => Promise<unknown>][] = [
   ['parts newest page', () => services.parts.listParts({ offset: 40, limit: 20 })],
+  ['catalog search, a word in a tenth of the names', () => services.parts.listParts({ search: 'Brake', limit: 20 })],
+  ['catalog search, a text in one name', () => services.parts.listParts({ search: '#1234' })],
+  ['catalog search, past the last page', () => services.parts.listParts({ search: 'clutch', offset: 4000 })],
   ['parts of the REST shim (bounded)', () => services.parts.allParts(100)],
   ['popular parts', () => services.parts.popularParts(6)],
   ['part by id', () => services.parts.getPart(partId)],

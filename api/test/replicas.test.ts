@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { testEnv } from './support/env';
 import { createTestDatabase } from './support/postgres';
 import { emulatorSignUp, uniqueEmail } from './support/testApp';
+import { freePort } from './support/ports';
 
 /**
  * Stateless replicas: two app processes (`node --import tsx api/src/main.ts`, as the image runs it) on ONE
@@ -22,16 +22,6 @@ const root = path.resolve(__dirname, '..', '..');
 interface Replica {
   url: string;
   process: ChildProcess;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 async function startReplica(env: Record<string, string>): Promise<Replica> {

@@ -1,22 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './support/ports';
 
 /** `npm start` as a newcomer runs it: the launcher, the Auth emulator, PGlite on disk, the demo seed. */
 
 const root = path.resolve(__dirname, '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function answers(url: string): Promise<boolean> {
   try {

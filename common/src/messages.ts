@@ -26,6 +26,9 @@ export const messages = {
   firstNameRequired: 'First name is required',
   lastNameRequired: 'Last name is required',
   messageRequired: 'Message is required',
+  notText: 'Must be text',
+  controlCharacters: 'Must not contain control characters',
+  brokenText: 'Must be valid Unicode text',
   tooLong: (max: number) => `Must be ${max} characters or fewer`,
   tooLarge: (max: number) => `Must be ${max} or less`,
 } as const;

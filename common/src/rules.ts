@@ -19,12 +19,30 @@ export const personName = /^[\p{L}\p{M} ',.-]+$/u;
 /** Part images: an http(s) address or one of the shop's own files under /images/. */
 export const imageUrl = /^(?:https?:\/\/[^\s]+|\/images\/[\w./-]+)$/i;
 
-const shortText = () => yup.string().trim().max(limits.shortText, messages.tooLong(limits.shortText));
+/** NUL (which PostgreSQL cannot store in text) and the other control characters; tab and line breaks are fine. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+/** Half of a surrogate pair alone: not a character, and no UTF-8 database can store it as given. */
+export const unpairedSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export const emailRule = () =>
+/**
+ * Text as the forms send it, trimmed. Anything but text (an object, an array) is refused with a message
+ * rather than thrown on, and null counts as not given (GraphQL's optional fields may be sent as null).
+ */
+const text = () =>
   yup
     .string()
-    .trim()
+    .transform((value: unknown) => (value === null ? undefined : typeof value === 'string' ? value.trim() : value))
+    .typeError(messages.notText)
+    .test('no-control-characters', messages.controlCharacters, (value) => !value || !controlCharacters.test(value))
+    .test('well-formed', messages.brokenText, (value) => !value || !unpairedSurrogate.test(value));
+
+const shortText = () => text().max(limits.shortText, messages.tooLong(limits.shortText));
+const longText = () => text().max(limits.longText, messages.tooLong(limits.longText));
+const urlText = () => text().max(limits.urlText, messages.tooLong(limits.urlText));
+
+export const emailRule = () =>
+  text()
     .required(messages.emailRequired)
     .max(limits.shortText, messages.tooLong(limits.shortText))
     .email(messages.emailInvalid);
@@ -39,9 +57,7 @@ export const signupSchema = loginSchema.shape({
 });
 
 export const phoneRule = () =>
-  yup
-    .string()
-    .trim()
+  text()
     .required(messages.phoneRequired)
     .min(limits.phoneMin, messages.phoneTooShort)
     .matches(bangladeshiPhone, messages.phoneNotBangladeshi);
@@ -67,7 +83,7 @@ export const purchaseSchema = (stock: StockLimits) =>
     name: shortText().required(messages.nameRequired),
     phone: phoneRule(),
     orderAmount: orderAmountRule(stock),
-    address: yup.string().trim().max(limits.longText, messages.tooLong(limits.longText)).default(''),
+    address: longText().default(''),
   });
 
 export const partSchema = yup.object({
@@ -78,12 +94,7 @@ export const partSchema = yup.object({
     .required(messages.priceRequired)
     .min(0, messages.priceNegative)
     .max(limits.maxPriceDollars, messages.tooLarge(limits.maxPriceDollars)),
-  image: yup
-    .string()
-    .trim()
-    .max(limits.urlText, messages.tooLong(limits.urlText))
-    .matches(imageUrl, { message: messages.imageUrlInvalid, excludeEmptyString: true })
-    .default(''),
+  image: urlText().matches(imageUrl, { message: messages.imageUrlInvalid, excludeEmptyString: true }).default(''),
   minOrder: yup
     .number()
     .typeError(messages.minOrderRequired)
@@ -98,15 +109,11 @@ export const partSchema = yup.object({
     .integer(messages.wholeNumber)
     .min(0, messages.availableNegative)
     .max(limits.maxQuantity, messages.tooLarge(limits.maxQuantity)),
-  description: yup
-    .string()
-    .trim()
-    .required(messages.descriptionRequired)
-    .max(limits.longText, messages.tooLong(limits.longText)),
+  description: longText().required(messages.descriptionRequired),
 });
 
 export const reviewSchema = yup.object({
-  text: yup.string().trim().required(messages.reviewRequired).max(limits.longText, messages.tooLong(limits.longText)),
+  text: longText().required(messages.reviewRequired),
 });
 
 export const contactSchema = yup.object({
@@ -114,25 +121,42 @@ export const contactSchema = yup.object({
   lastName: shortText().required(messages.lastNameRequired),
   phone: shortText().default(''),
   email: emailRule(),
-  message: yup
-    .string()
-    .trim()
-    .required(messages.messageRequired)
-    .max(limits.longText, messages.tooLong(limits.longText)),
+  message: longText().required(messages.messageRequired),
 });
 
 /** The profile has no rules of its own in the spec; only lengths are bounded. */
 export const profileSchema = yup.object({
   name: shortText(),
-  avatar: yup.string().trim().max(limits.urlText, messages.tooLong(limits.urlText)),
+  avatar: urlText(),
   phone: shortText(),
   education: shortText(),
   location: shortText(),
-  linkedIn: yup.string().trim().max(limits.urlText, messages.tooLong(limits.urlText)),
+  linkedIn: urlText(),
 });
+
+/** The parts search (the catalog's search box, the `search` argument of the API). */
+export const searchSchema = yup.object({ search: shortText() });
 
 /** Per-field messages: the first failing rule of each field. */
 export type FieldErrors = Record<string, string>;
+
+/**
+ * The schema's own fields of `input`, nothing else. yup looks each key of the input up among the schema's
+ * fields and calls a value's own toString/valueOf when it casts it, and JSON can set those keys to anything:
+ * so a key such as "constructor" is dropped here, and an object or array given for a field (every field of
+ * these forms is text or a number) is handed on as a value of no type, which the field's rule refuses.
+ */
+function ownFields(schema: yup.AnyObjectSchema, input: unknown): unknown {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return input;
+  const picked: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(schema.fields)) {
+    if (!Object.prototype.hasOwnProperty.call(input, name)) continue;
+    const value = (input as Record<string, unknown>)[name];
+    const isNumber = (field as { type?: string }).type === 'number';
+    picked[name] = value === null || typeof value !== 'object' ? value : isNumber ? NaN : Object.create(null);
+  }
+  return picked;
+}
 
 /**
  * Validates and casts `input`. Answers either the cleaned values or the first message of each failing
@@ -143,7 +167,10 @@ export function check<S extends yup.AnyObjectSchema>(
   input: unknown,
 ): { ok: true; value: yup.InferType<S> } | { ok: false; errors: FieldErrors } {
   try {
-    const value = schema.validateSync(input, { abortEarly: false, stripUnknown: true }) as yup.InferType<S>;
+    const value = schema.validateSync(ownFields(schema, input), {
+      abortEarly: false,
+      stripUnknown: true,
+    }) as yup.InferType<S>;
     return { ok: true, value };
   } catch (error) {
     if (!(error instanceof yup.ValidationError)) throw error;

@@ -74,7 +74,8 @@ export const parts = pgTable(
     check('parts_sold_check', sql`${t.sold} >= 0`),
     index('parts_created_at_idx').on(newest(t.createdAt), newest(t.id)),
     index('parts_popular_idx').on(newest(t.sold), newest(t.createdAt)),
-    index('parts_name_lower_idx').on(sql`lower(${t.name})`),
+    // The catalog search, `lower(name) like '%text%'`: a leading wildcard needs trigrams (pg_trgm), not a btree.
+    index('parts_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
   ],
 );
 
@@ -179,6 +180,8 @@ export const testPaymentIntents = pgTable(
       .default('requires_payment_method'),
     orderId: uuid('order_id').notNull(),
     lastError: text('last_error'),
+    /** When the shop gave the payment back (status stays 'succeeded', as Stripe's does). */
+    refundedAt: timestamp('refunded_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

@@ -1,4 +1,5 @@
 import type { AppError } from '../errors';
+import type { Client } from '../http/rateLimit';
 import type { Actor } from '../services/actor';
 import type { Services } from '../services';
 
@@ -8,6 +9,8 @@ export interface GraphQLContext {
   /** Why a token that was sent was not accepted (expired, forged); reported when a field needs a caller. */
   authError: AppError | null;
   services: Services;
+  /** The caller's network address, for the rate limits. */
+  client: Client;
   /** What the web client is told about identity and demo mode (ClientSettings without payments). */
   clientSettings: {
     demoMode: boolean;

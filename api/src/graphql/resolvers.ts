@@ -39,11 +39,11 @@ export const resolvers: Resolvers = {
   },
 
   Mutation: {
-    signIn: (_, { idToken, profile }, { services }) => services.users.signIn(idToken, profile),
+    signIn: (_, { idToken, profile }, { services, client }) => services.users.signIn(idToken, profile, { client }),
     updateProfile: (_, { input }, { services, actor }) => services.users.updateProfile(actor, input),
     addPart: (_, { input }, { services, actor }) => services.parts.addPart(actor, input),
     deletePart: (_, { id }, { services, actor }) => services.parts.deletePart(actor, id),
-    placeOrder: (_, { input }, { services, actor }) => services.orders.placeOrder(actor, input),
+    placeOrder: (_, { input }, { services, actor, client }) => services.orders.placeOrder(actor, input, client),
     cancelOrder: (_, { id }, { services, actor }) => services.orders.cancelOrder(actor, id),
     createPaymentIntent: (_, { orderId }, { services, actor }) => services.payments.createPaymentIntent(actor, orderId),
     payWithTestCard: (_, { paymentIntentId, card }, { services, actor }) =>
@@ -54,7 +54,7 @@ export const resolvers: Resolvers = {
     addReview: (_, { input }, { services, actor }) => services.reviews.addReview(actor, input),
     grantAdmin: async (_, { email }, { services, actor }) => (await services.users.grantAdmin(actor, email)).user,
     deleteUser: (_, { id }, { services, actor }) => services.users.deleteUser(actor, id),
-    sendContactMessage: (_, { input }, { services }) => services.contact.sendMessage(input),
+    sendContactMessage: (_, { input }, { services, client }) => services.contact.sendMessage(input, client),
   },
 
   Part: {

@@ -15,11 +15,11 @@ export function requestLog(enabled: boolean) {
     const incoming = req.header('x-request-id');
     req.id = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', req.id);
+    if (!enabled) return next();
     const started = process.hrtime.bigint();
     // The path only: query strings may carry emails; headers (tokens) are never logged.
     const path = req.originalUrl.split('?')[0];
     res.on('finish', () => {
-      if (!enabled) return;
       logger.info('request', {
         requestId: req.id,
         method: req.method,
@@ -38,7 +38,10 @@ export function securityHeaders(req: Request, res: Response, next: NextFunction)
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
-  if (req.secure) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  // `req.secure` weighs the proxy trust (parses the peer's address): ask only when something says HTTPS.
+  const maybeHttps =
+    (req.socket as { encrypted?: boolean }).encrypted || req.headers['x-forwarded-proto'] !== undefined;
+  if (maybeHttps && req.secure) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   next();
 }
 

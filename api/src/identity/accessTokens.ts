@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppError } from '../errors';
 import type { Config } from '../config';
@@ -18,9 +19,11 @@ export interface AccessTokens {
 }
 
 export function createAccessTokens({ secret, expiresIn }: Config['jwt']): AccessTokens {
+  // Derived once: given the string, jsonwebtoken derives the key again on every call.
+  const key = createSecretKey(Buffer.from(secret));
   return {
     sign: ({ userId, email }) =>
-      jwt.sign({ email }, secret, {
+      jwt.sign({ email }, key, {
         algorithm,
         issuer,
         subject: userId,
@@ -29,7 +32,7 @@ export function createAccessTokens({ secret, expiresIn }: Config['jwt']): Access
     verify(token) {
       try {
         // The algorithm is pinned: tokens with alg "none" or any other algorithm are refused.
-        const payload = jwt.verify(token, secret, { algorithms: [algorithm], issuer });
+        const payload = jwt.verify(token, key, { algorithms: [algorithm], issuer });
         if (typeof payload === 'string' || typeof payload.sub !== 'string' || typeof payload.email !== 'string') {
           throw new AppError('UNAUTHENTICATED', 'Invalid access token');
         }

@@ -24,6 +24,25 @@ export interface Identity {
 
 let appCount = 0;
 
+export const signInUnavailable = 'Sign-in is unavailable right now, try again shortly';
+
+/**
+ * Whether verifying an ID token failed because the identity provider could not be reached (its public keys
+ * in production, the account lookup on the emulator), not because the token is bad. firebase-admin reports
+ * the first as app/network-error or -timeout, and a failed key download as auth/argument-error whose message
+ * is the download's failure.
+ */
+export function identityUnreachable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'app/network-error' || code === 'app/network-timeout' || code === 'auth/internal-error') return true;
+  return (
+    typeof message === 'string' &&
+    /Error while making request|Error fetching public keys|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|socket hang up/.test(
+      message,
+    )
+  );
+}
+
 export function createFirebaseIdentity(firebase: Config['firebase']): Identity {
   if (firebase.emulatorHost) {
     // firebase-admin reads the emulator's address from the environment only; the config module decided it.
@@ -43,7 +62,8 @@ export function createFirebaseIdentity(firebase: Config['firebase']): Identity {
       let decoded;
       try {
         decoded = await auth.verifyIdToken(idToken);
-      } catch {
+      } catch (error) {
+        if (identityUnreachable(error)) throw new AppError('SERVICE_UNAVAILABLE', signInUnavailable);
         throw new AppError('UNAUTHENTICATED', 'The sign-in token is not valid, please sign in again');
       }
       if (!decoded.email) throw new AppError('UNAUTHENTICATED', 'The sign-in account has no email address');

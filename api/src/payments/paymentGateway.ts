@@ -8,6 +8,12 @@ export interface GatewayIntent {
   status: string;
   /** The order the intent was created for (kept in the intent's metadata). */
   orderId: string | undefined;
+  /**
+   * Created by this shop (Stripe: its metadata carries this deployment's tag; test gateway: always). Only
+   * such an intent is ever refunded automatically: a Stripe account's events reach every endpoint on it,
+   * and another deployment's payment for an order this one does not have is not ours to give back.
+   */
+  ours: boolean;
 }
 
 /** An event the gateway pushed to our webhook, once its signature has been checked. */
@@ -20,6 +26,15 @@ export interface TestCard {
   expMonth: number;
   expYear: number;
   cvc: string;
+}
+
+/** Why a payment is given back: its order was cancelled first, or the order was paid with another payment. */
+export type RefundReason = 'order_cancelled' | 'duplicate';
+
+export interface GatewayRefund {
+  id: string;
+  intentId: string;
+  amountCents: number;
 }
 
 export interface CardPaymentOutcome {
@@ -36,6 +51,12 @@ export interface PaymentGateway {
   createIntent(args: { amountCents: number; currency: string; orderId: string; email: string }): Promise<GatewayIntent>;
   /** The intent as the gateway knows it now, or null when it has no such intent. */
   retrieveIntent(id: string): Promise<GatewayIntent | null>;
+  /**
+   * Gives back the whole amount of a succeeded intent. Idempotent: asked again (by the client's confirmation
+   * and the webhook both, or a retry) it answers the same refund and never refunds twice. Throws when the
+   * gateway cannot do it now.
+   */
+  refundIntent(intentId: string, reason: RefundReason): Promise<GatewayRefund>;
   /** Checks a webhook's signature and reads its event; throws when the signature is not valid. */
   parseWebhook(rawBody: Buffer, signature: string): GatewayEvent;
   /** Charges a card against an intent (test gateway only). */

@@ -1,18 +1,24 @@
+import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
 import { AppError } from '../errors';
 import type { Config } from '../config';
 import type { GatewayIntent, PaymentGateway } from './paymentGateway';
 
-const toIntent = (intent: Stripe.PaymentIntent): GatewayIntent => ({
-  id: intent.id,
-  clientSecret: intent.client_secret ?? '',
-  amountCents: intent.amount,
-  currency: intent.currency,
-  status: intent.status,
-  orderId: intent.metadata?.orderId,
-});
+/**
+ * This deployment's mark on the intents it creates (metadata.shop): derived from its webhook endpoint's
+ * secret, which differs per endpoint, so two shops on one Stripe account tell their intents apart. Not the
+ * secret itself, and not reversible to it.
+ */
+export const shopTagOf = (webhookSecret: string): string =>
+  createHmac('sha256', webhookSecret).update('partsyard payment intents').digest('hex').slice(0, 24);
 
-/** Stripe through its SDK: intents for an order's total, verified by retrieving them, and signed webhooks. */
+/** Stripe's reasons for a refund: ours, in its words. */
+const stripeReason = { order_cancelled: 'requested_by_customer', duplicate: 'duplicate' } as const;
+
+/**
+ * Stripe through its SDK: intents for an order's total (tagged as this shop's), verified by retrieving them,
+ * signed webhooks, and idempotent refunds.
+ */
 export function createStripeGateway(settings: NonNullable<Config['stripe']>): PaymentGateway {
   const stripe = new Stripe(settings.secretKey, {
     ...(settings.apiHost ? { host: settings.apiHost } : {}),
@@ -20,6 +26,16 @@ export function createStripeGateway(settings: NonNullable<Config['stripe']>): Pa
     ...(settings.apiProtocol ? { protocol: settings.apiProtocol } : {}),
     maxNetworkRetries: 2,
     timeout: 20_000,
+  });
+  const shop = shopTagOf(settings.webhookSecret);
+  const toIntent = (intent: Stripe.PaymentIntent): GatewayIntent => ({
+    id: intent.id,
+    clientSecret: intent.client_secret ?? '',
+    amountCents: intent.amount,
+    currency: intent.currency,
+    status: intent.status,
+    orderId: intent.metadata?.orderId,
+    ours: intent.metadata?.shop === shop,
   });
   return {
     kind: 'stripe',
@@ -31,7 +47,7 @@ export function createStripeGateway(settings: NonNullable<Config['stripe']>): Pa
           currency,
           automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
           receipt_email: email,
-          metadata: { orderId },
+          metadata: { orderId, shop },
         },
         // One live intent per order and amount, however often the payment page is opened.
         { idempotencyKey: `order-${orderId}-${amountCents}` },
@@ -44,6 +60,22 @@ export function createStripeGateway(settings: NonNullable<Config['stripe']>): Pa
       } catch (error) {
         if ((error as { statusCode?: number }).statusCode === 404) return null;
         throw error;
+      }
+    },
+    async refundIntent(intentId, reason) {
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: intentId, reason: stripeReason[reason], metadata: { reason } },
+          // One refund per intent, however many times it is asked for (the confirmation and the webhook).
+          { idempotencyKey: `refund-${intentId}` },
+        );
+        return { id: refund.id, intentId, amountCents: refund.amount };
+      } catch (error) {
+        // Refunded already, under a key Stripe no longer remembers (it keeps them 24 hours): answer that refund.
+        if ((error as { code?: string }).code !== 'charge_already_refunded') throw error;
+        const [earlier] = (await stripe.refunds.list({ payment_intent: intentId, limit: 1 })).data;
+        if (!earlier) throw error;
+        return { id: earlier.id, intentId, amountCents: earlier.amount };
       }
     },
     parseWebhook(rawBody, signature) {

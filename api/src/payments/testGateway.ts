@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { testPaymentIntents, type TestPaymentIntentRow } from '../db/schema';
 import { AppError } from '../errors';
@@ -13,6 +13,7 @@ const toIntent = (row: TestPaymentIntentRow): GatewayIntent => ({
   currency: row.currency,
   status: row.status,
   orderId: row.orderId,
+  ours: true,
 });
 
 /**
@@ -34,6 +35,23 @@ export function createTestGateway(db: Db): PaymentGateway {
     async retrieveIntent(id) {
       const [row] = await db.select().from(testPaymentIntents).where(eq(testPaymentIntents.id, id));
       return row ? toIntent(row) : null;
+    },
+    async refundIntent(intentId) {
+      // Marks the intent refunded once; asked again, it answers the same refund.
+      await db
+        .update(testPaymentIntents)
+        .set({ refundedAt: new Date(), updatedAt: new Date() })
+        .where(
+          and(
+            eq(testPaymentIntents.id, intentId),
+            eq(testPaymentIntents.status, 'succeeded'),
+            isNull(testPaymentIntents.refundedAt),
+          ),
+        );
+      const [intent] = await db.select().from(testPaymentIntents).where(eq(testPaymentIntents.id, intentId));
+      if (!intent) throw new AppError('NOT_FOUND', 'Payment intent not found');
+      if (!intent.refundedAt) throw new AppError('BAD_USER_INPUT', 'This payment has not succeeded: nothing to refund');
+      return { id: `re_${intent.id.slice('pi_'.length)}`, intentId, amountCents: intent.amountCents };
     },
     parseWebhook() {
       throw new AppError('NOT_FOUND', 'The test gateway sends no webhooks');

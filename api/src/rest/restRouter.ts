@@ -1,7 +1,9 @@
 import { dollarsToCents } from '@partsyard/common';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { AppError, badInput, httpStatusOf } from '../errors';
+import { AppError, badInput, httpStatusOf, toAppError } from '../errors';
 import { bearerToken, resolveCaller, type Caller } from '../http/caller';
+import { clientOf, RateLimitedError } from '../http/rateLimit';
+import { bodyRefusal, jsonBody } from '../http/requestBody';
 import { describeError, logger } from '../logger';
 import type { AccessTokens } from '../identity/accessTokens';
 import type { Services } from '../services';
@@ -28,6 +30,14 @@ const updated = (matched: number, modified: number) => ({
 const body = (req: Request): Record<string, unknown> =>
   req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 const param = (req: Request, name: string): string => String(req.params[name] ?? '');
+/**
+ * A body field read as text or as a number. JSON objects and arrays are neither: they read as '' and NaN,
+ * never through String() or Number(), which would call whatever "toString" or "valueOf" the JSON sets.
+ */
+const textOf = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+const numberOf = (value: unknown): number =>
+  typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
 const query = (req: Request, name: string): string | undefined =>
   typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined;
 const optionalInt = (value: string | undefined, field: string): number | undefined => {
@@ -62,7 +72,7 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
     res.json(await services.payments.handleWebhook(req.body as Buffer, signature));
   });
 
-  router.use(express.json({ limit: '100kb' }));
+  router.use(jsonBody());
 
   // Parts
   router.get(
@@ -102,7 +112,7 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
     '/reviews',
     route(async (req, caller) => {
       const { partId, text } = body(req);
-      return inserted((await services.reviews.addReview(signedIn(caller), { partId, text })).id);
+      return inserted((await services.reviews.addReview(signedIn(caller), { partId: textOf(partId), text })).id);
     }),
   );
 
@@ -116,13 +126,17 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
         throw badInput({ email: 'Orders are placed with your own email' });
       }
       // price, partName and partImage are the server's: whatever the client sends for them is ignored.
-      const order = await services.orders.placeOrder(actor, {
-        partId: String(input.partId ?? ''),
-        name: input.name,
-        phone: input.phone,
-        orderAmount: input.orderAmount,
-        address: input.address,
-      });
+      const order = await services.orders.placeOrder(
+        actor,
+        {
+          partId: textOf(input.partId),
+          name: input.name,
+          phone: input.phone,
+          orderAmount: input.orderAmount,
+          address: input.address,
+        },
+        clientOf(req),
+      );
       return inserted(order.id);
     }),
   );
@@ -162,9 +176,9 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
       if (typeof transactionId !== 'string' || !transactionId.trim()) {
         throw badInput({ transactionId: 'transactionId is required' });
       }
-      const before = await services.orders.getOrder(actor, param(req, 'id'));
-      await services.payments.confirmPayment(actor, before.id, transactionId.trim());
-      return updated(1, before.status === 'unpaid' ? 1 : 0);
+      // modifiedCount 1 only for the call that recorded the payment (of two at once, one; again, 0).
+      const { recorded } = await services.payments.confirmPaymentOutcome(actor, param(req, 'id'), transactionId.trim());
+      return updated(1, recorded ? 1 : 0);
     }),
   );
   router.patch(
@@ -185,7 +199,7 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
       const { orderId, price } = body(req);
       if (typeof orderId !== 'string' || !orderId) throw badInput({ orderId: 'orderId is required' });
       const order = await services.orders.getOrder(actor, orderId);
-      if (price !== undefined && dollarsToCents(Number(price)) !== order.totalCents) {
+      if (price !== undefined && dollarsToCents(numberOf(price)) !== order.totalCents) {
         throw badInput({ price: "The price does not match the order's total" });
       }
       const intent = await services.payments.createPaymentIntent(actor, orderId);
@@ -202,11 +216,11 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
     route(async (req, caller) => {
       const { paymentIntentId, card } = body(req);
       const c = (card && typeof card === 'object' ? card : {}) as Record<string, unknown>;
-      return services.payments.payWithTestCard(signedIn(caller), String(paymentIntentId ?? ''), {
-        number: String(c.number ?? ''),
-        expMonth: Number(c.expMonth),
-        expYear: Number(c.expYear),
-        cvc: String(c.cvc ?? ''),
+      return services.payments.payWithTestCard(signedIn(caller), textOf(paymentIntentId), {
+        number: textOf(c.number),
+        expMonth: numberOf(c.expMonth),
+        expYear: numberOf(c.expYear),
+        cvc: textOf(c.cvc),
       });
     }),
   );
@@ -262,7 +276,14 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
       if (!idToken)
         throw new AppError('UNAUTHENTICATED', 'Sign in with Firebase first: send its ID token as a Bearer token');
       const { email: _ignored, ...profile } = body(req);
-      const { token, user, inserted: created } = await services.users.signIn(idToken, profile, email);
+      const {
+        token,
+        user,
+        inserted: created,
+      } = await services.users.signIn(idToken, profile, {
+        expectedEmail: email,
+        client: clientOf(req),
+      });
       return {
         result: {
           acknowledged: true,
@@ -285,7 +306,7 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
   // Contact messages
   router.post(
     '/contact',
-    route(async (req) => inserted((await services.contact.sendMessage(body(req))).id)),
+    route(async (req) => inserted((await services.contact.sendMessage(body(req), clientOf(req))).id)),
   );
   router.get(
     '/contact',
@@ -306,21 +327,30 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
   return router;
 }
 
-/** One mapping from errors to HTTP answers: AppError codes to statuses, body-parser failures to 400/413. */
+/** One mapping from errors to HTTP answers: AppError codes to statuses, body-parser failures to 400/413/415. */
 export function restErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
-  if (error instanceof AppError) {
+  const known = toAppError(error);
+  if (known) {
+    if (known.code === 'SERVICE_UNAVAILABLE') {
+      logger.warn('a request found a dependency unavailable', {
+        requestId: req.id,
+        error: describeError(known.cause ?? known).error,
+      });
+    }
+    if (known instanceof RateLimitedError) res.setHeader('Retry-After', String(known.retryAfterSeconds));
     res
-      .status(httpStatusOf[error.code])
-      .json({ message: error.message, ...(error.fields ? { errors: error.fields } : {}) });
+      .status(httpStatusOf[known.code])
+      .json({ message: known.message, ...(known.fields ? { errors: known.fields } : {}) });
     return;
   }
-  const type = (error as { type?: string }).type;
-  if (type === 'entity.too.large') {
-    res.status(413).json({ message: 'Request body is too large' });
+  const refusal = bodyRefusal(error);
+  if (refusal) {
+    res.status(refusal.status).json({ message: refusal.message });
     return;
   }
-  if (type === 'entity.parse.failed') {
-    res.status(400).json({ message: 'Request body is not valid JSON' });
+  if (error instanceof URIError) {
+    // A path parameter with a malformed %-escape, which Express could not decode.
+    res.status(400).json({ message: 'The address has a malformed %-escape' });
     return;
   }
   logger.error('unexpected error in a request', { requestId: req.id, ...describeError(error) });

@@ -3,13 +3,15 @@ import { count, desc } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { contactMessages, type ContactMessageRow } from '../db/schema';
 import { badInput } from '../errors';
+import type { Client, RateLimiter } from '../http/rateLimit';
 import { requireAdmin, type Actor } from './actor';
-import { page } from './paging';
+import { page, pageWithTotal } from './paging';
 
-export function createContactService(db: Db) {
+export function createContactService(db: Db, rateLimits: RateLimiter) {
   return {
-    /** Keeps a message from the home page's contact form for the admins to read. */
-    async sendMessage(input: unknown): Promise<ContactMessageRow> {
+    /** Keeps a message from the home page's contact form for the admins to read (rate limited per address). */
+    async sendMessage(input: unknown, client?: Client): Promise<ContactMessageRow> {
+      rateLimits.contactFrom(client);
       const result = check(contactSchema, input);
       if (!result.ok) throw badInput(result.errors);
       const [message] = await db
@@ -22,16 +24,17 @@ export function createContactService(db: Db) {
     async listMessages(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {
       requireAdmin(actor);
       const { offset, limit } = page(args.offset, args.limit, 200, 50);
-      const [items, [{ total }]] = await Promise.all([
-        db
-          .select()
-          .from(contactMessages)
-          .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
-          .offset(offset)
-          .limit(limit),
-        db.select({ total: count() }).from(contactMessages),
-      ]);
-      return { items, total };
+      return pageWithTotal(
+        { offset, limit },
+        () =>
+          db
+            .select()
+            .from(contactMessages)
+            .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+            .offset(offset)
+            .limit(limit),
+        async () => (await db.select({ total: count() }).from(contactMessages))[0].total,
+      );
     },
   };
 }

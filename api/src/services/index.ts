@@ -1,5 +1,7 @@
 import type { Db } from '../db/database';
 import type { AccessTokens } from '../identity/accessTokens';
+import { defaultRateLimits } from '../config';
+import { createRateLimits, type RateLimiter } from '../http/rateLimit';
 import type { Identity } from '../identity/firebaseIdentity';
 import type { PaymentGateway } from '../payments/paymentGateway';
 import { createContactService } from './contactService';
@@ -15,19 +17,22 @@ export interface ServiceDeps {
   tokens: AccessTokens;
   gateway: PaymentGateway;
   adminEmails: string[];
+  /** The rate limits of this process; the production defaults when not given. */
+  rateLimits?: RateLimiter;
 }
 
 /** Every business rule of the shop, once. GraphQL resolvers and REST handlers both call these. */
 export function createServices(deps: ServiceDeps) {
+  const rateLimits = deps.rateLimits ?? createRateLimits(defaultRateLimits);
   const parts = createPartsService(deps.db);
-  const orders = createOrdersService({ db: deps.db, parts });
+  const orders = createOrdersService({ db: deps.db, parts, rateLimits });
   return {
     parts,
     orders,
-    users: createUsersService(deps),
+    users: createUsersService({ ...deps, rateLimits }),
     payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders }),
     reviews: createReviewsService({ db: deps.db, parts }),
-    contact: createContactService(deps.db),
+    contact: createContactService(deps.db, rateLimits),
   };
 }
 

@@ -1,18 +1,20 @@
 import { check, messages, purchaseSchema } from '@partsyard/common';
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, type OrderRow } from '../db/schema';
 import { badInput, conflict, forbidden, notFound } from '../errors';
+import { accountGone, holdAccount } from './accountLock';
 import { isAdmin, requireActor, requireAdmin, requireSelfOrAdmin, type Actor } from './actor';
+import type { Client, RateLimiter } from '../http/rateLimit';
 import { validEmail } from './email';
-import { isId, page } from './paging';
+import { isId, page, pageWithTotal, type Page } from './paging';
 import type { PartsService } from './partsService';
 import { releaseStock, takeStock } from './stock';
 
 export type OrderStatus = OrderRow['status'];
 
-export function createOrdersService(deps: { db: Db; parts: PartsService }) {
-  const { db, parts } = deps;
+export function createOrdersService(deps: { db: Db; parts: PartsService; rateLimits: RateLimiter }) {
+  const { db, parts, rateLimits } = deps;
 
   /** An order the caller may see: their own, or any for an admin. */
   async function getOrder(actor: Actor | null, id: string): Promise<OrderRow> {
@@ -24,18 +26,29 @@ export function createOrdersService(deps: { db: Db; parts: PartsService }) {
     return order;
   }
 
-  async function listWhere(where: SQL | undefined, offset: number, limit: number) {
-    const [items, [{ total }]] = await Promise.all([
-      db
-        .select()
-        .from(orders)
-        .where(where)
-        .orderBy(desc(orders.createdAt), desc(orders.id))
-        .offset(offset)
-        .limit(limit),
-      db.select({ total: count() }).from(orders).where(where),
-    ]);
-    return { items, total };
+  /** A list of orders, newest first, prepared once (named statements on a PostgreSQL server). */
+  const preparedList = (name: string, where?: SQL) => ({
+    page: db
+      .select()
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .offset(sql.placeholder('offset'))
+      .limit(sql.placeholder('limit'))
+      .prepare(`${name}_page`),
+    count: db.select({ total: count() }).from(orders).where(where).prepare(`${name}_count`),
+  });
+  const lists = {
+    ofUser: preparedList('orders_of_user', eq(orders.userId, sql.placeholder('userId'))),
+    ofStatus: preparedList('orders_of_status', eq(orders.status, sql.placeholder('status'))),
+    all: preparedList('orders_all'),
+  };
+  async function listFrom(list: (typeof lists)['all'], params: Record<string, unknown>, { offset, limit }: Page) {
+    return pageWithTotal(
+      { offset, limit },
+      () => list.page.execute({ ...params, offset, limit }),
+      async () => (await list.count.execute(params))[0].total,
+    );
   }
 
   return {
@@ -45,13 +58,20 @@ export function createOrdersService(deps: { db: Db; parts: PartsService }) {
      * Places an order for the signed-in user: the spec's purchase rules, the server's price, and the amount
      * taken off the stock in the same transaction as the order is written.
      */
-    async placeOrder(actor: Actor | null, input: { partId: string } & Record<string, unknown>): Promise<OrderRow> {
+    async placeOrder(
+      actor: Actor | null,
+      input: { partId: string } & Record<string, unknown>,
+      client?: Client,
+    ): Promise<OrderRow> {
       const caller = requireActor(actor);
+      rateLimits.orderBy(caller.userId, client);
       const part = await parts.getPart(String(input.partId ?? ''));
       const result = check(purchaseSchema(part), input);
       if (!result.ok) throw badInput(result.errors);
       const { name, phone, orderAmount, address } = result.value;
       const placed = await db.transaction(async (tx) => {
+        // The account first, then the stock: a deletion of the user waits for this order or this for it.
+        if (!(await holdAccount(tx, caller.userId))) throw accountGone();
         const taken = await takeStock(tx, part.id, orderAmount);
         if (!taken) return null;
         const [order] = await tx
@@ -82,8 +102,7 @@ export function createOrdersService(deps: { db: Db; parts: PartsService }) {
     /** The caller's orders, newest first. */
     async myOrders(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {
       const { userId } = requireActor(actor);
-      const { offset, limit } = page(args.offset, args.limit, 200, 50);
-      return listWhere(eq(orders.userId, userId), offset, limit);
+      return listFrom(lists.ofUser, { userId }, page(args.offset, args.limit, 200, 50));
     },
 
     /** Orders placed with an email: that user themselves, or an admin (the REST shim's /orders/filter). */
@@ -103,8 +122,8 @@ export function createOrdersService(deps: { db: Db; parts: PartsService }) {
       args: { status?: OrderStatus | null; offset?: number | null; limit?: number | null },
     ) {
       requireAdmin(actor);
-      const { offset, limit } = page(args.offset, args.limit, 200, 50);
-      return listWhere(args.status ? eq(orders.status, args.status) : undefined, offset, limit);
+      const bounds = page(args.offset, args.limit, 200, 50);
+      return args.status ? listFrom(lists.ofStatus, { status: args.status }, bounds) : listFrom(lists.all, {}, bounds);
     },
 
     /**
@@ -115,12 +134,18 @@ export function createOrdersService(deps: { db: Db; parts: PartsService }) {
       const order = await getOrder(actor, id);
       if (order.status !== 'unpaid') throw conflict('A paid order cannot be cancelled');
       return db.transaction(async (tx) => {
-        // The status check in the statement settles a race with a payment: only one of them wins the row.
+        // The status check in the statement settles a race with a payment, which locks the same row: the
+        // delete waits for a payment in progress and then finds the order paid, or a payment waits for the
+        // delete and then finds no order. Only one of them wins, and the stock comes back at most once.
         const [deleted] = await tx
           .delete(orders)
           .where(and(eq(orders.id, id), eq(orders.status, 'unpaid')))
           .returning();
-        if (!deleted) throw conflict('A paid order cannot be cancelled');
+        if (!deleted) {
+          const [now] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, id));
+          if (!now) throw notFound('Order'); // cancelled by a request that got there first
+          throw conflict('A paid order cannot be cancelled');
+        }
         await releaseStock(tx, deleted.partId, deleted.orderAmount);
         return id;
       });

@@ -14,9 +14,24 @@ export function page(
 ): Page {
   const o = offset ?? 0;
   const l = limit ?? fallback;
-  if (!Number.isInteger(o) || o < 0) throw badInput({ offset: 'Must be a whole number of 0 or more' });
+  if (!Number.isSafeInteger(o) || o < 0) throw badInput({ offset: 'Must be a whole number of 0 or more' });
   if (!Number.isInteger(l) || l < 1 || l > max) throw badInput({ limit: `Must be a whole number from 1 to ${max}` });
   return { offset: o, limit: l };
+}
+
+/**
+ * A page and the exact total it is part of. The page is read first: when it is not full, it is the last one
+ * and the total is known without counting (offset + its rows); only a full page (or one past the end) asks
+ * `count` too. Most lists (a customer's orders, a narrow search, any last page) are then one statement.
+ */
+export async function pageWithTotal<T>(
+  { offset, limit }: Page,
+  items: () => Promise<T[]>,
+  count: () => Promise<number>,
+): Promise<{ items: T[]; total: number }> {
+  const rows = await items();
+  const isLast = rows.length < limit && (rows.length > 0 || offset === 0);
+  return { items: rows, total: isLast ? offset + rows.length : await count() };
 }
 
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

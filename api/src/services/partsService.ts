@@ -1,10 +1,10 @@
-import { check, dollarsToCents, partSchema } from '@partsyard/common';
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { check, dollarsToCents, partSchema, searchSchema } from '@partsyard/common';
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, parts, type PartRow } from '../db/schema';
 import { badInput, notFound } from '../errors';
 import { requireAdmin, type Actor } from './actor';
-import { isId, page } from './paging';
+import { isId, page, pageWithTotal } from './paging';
 
 /** Image shown for a part added without one (shipped in the web's public files). */
 export const defaultPartImage = '/images/parts/default.svg';
@@ -12,9 +12,31 @@ export const defaultPartImage = '/images/parts/default.svg';
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function createPartsService(db: Db) {
+  // The hot reads are prepared once (named statements on a PostgreSQL server; docs/decisions.md).
+  const newestFirst = [desc(parts.createdAt), desc(parts.id)];
+  const byId = db
+    .select()
+    .from(parts)
+    .where(eq(parts.id, sql.placeholder('id')))
+    .prepare('parts_by_id');
+  const newestPage = db
+    .select()
+    .from(parts)
+    .orderBy(...newestFirst)
+    .offset(sql.placeholder('offset'))
+    .limit(sql.placeholder('limit'))
+    .prepare('parts_newest_page');
+  const countAll = db.select({ total: count() }).from(parts).prepare('parts_count');
+  const mostSold = db
+    .select()
+    .from(parts)
+    .orderBy(desc(parts.sold), desc(parts.createdAt))
+    .limit(sql.placeholder('limit'))
+    .prepare('parts_popular');
+
   async function getPart(id: string): Promise<PartRow> {
     if (!isId(id)) throw notFound('Part');
-    const [part] = await db.select().from(parts).where(eq(parts.id, id));
+    const [part] = await byId.execute({ id });
     if (!part) throw notFound('Part');
     return part;
   }
@@ -25,25 +47,49 @@ export function createPartsService(db: Db) {
     /** Parts newest first, optionally searched by name (case-insensitive, anywhere in the name). */
     async listParts(args: { search?: string | null; offset?: number | null; limit?: number | null }) {
       const { offset, limit } = page(args.offset, args.limit, 100, 20);
-      const search = args.search?.trim() ?? '';
-      if (search.length > 200) throw badInput({ search: 'Must be 200 characters or fewer' });
-      const where = search ? sql`lower(${parts.name}) like ${`%${escapeLike(search.toLowerCase())}%`}` : undefined;
-      const [items, [{ total }]] = await Promise.all([
-        db.select().from(parts).where(where).orderBy(desc(parts.createdAt), desc(parts.id)).offset(offset).limit(limit),
-        db.select({ total: count() }).from(parts).where(where),
-      ]);
-      return { items, total, offset, limit };
+      const checked = check(searchSchema, { search: args.search });
+      if (!checked.ok) throw badInput(checked.errors);
+      const search = checked.value.search ?? '';
+      if (!search) {
+        const found = await pageWithTotal(
+          { offset, limit },
+          () => newestPage.execute({ offset, limit }),
+          async () => {
+            const [{ total }] = await countAll.execute();
+            return total;
+          },
+        );
+        return { ...found, offset, limit };
+      }
+      // Not prepared: the best plan depends on the text (a rare one: the trigram index; a common one: the
+      // newest-first index), which a generic plan would not see.
+      const where = sql`lower(${parts.name}) like ${`%${escapeLike(search.toLowerCase())}%`}`;
+      const found = await pageWithTotal(
+        { offset, limit },
+        () =>
+          db
+            .select()
+            .from(parts)
+            .where(where)
+            .orderBy(...newestFirst)
+            .offset(offset)
+            .limit(limit),
+        async () => {
+          const [{ total }] = await db.select({ total: count() }).from(parts).where(where);
+          return total;
+        },
+      );
+      return { ...found, offset, limit };
     },
 
     /** Every part, newest first (the REST shim's GET /parts, bounded). */
     async allParts(limit = 1000): Promise<PartRow[]> {
-      return db.select().from(parts).orderBy(desc(parts.createdAt), desc(parts.id)).limit(limit);
+      return newestPage.execute({ offset: 0, limit });
     },
 
     /** The most ordered parts, then the newest. */
     async popularParts(limit: number | null | undefined): Promise<PartRow[]> {
-      const bounded = page(0, limit, 24, 6).limit;
-      return db.select().from(parts).orderBy(desc(parts.sold), desc(parts.createdAt)).limit(bounded);
+      return mostSold.execute({ limit: page(0, limit, 24, 6).limit });
     },
 
     /** Loads many parts at once (for batched field resolution). */
@@ -79,9 +125,17 @@ export function createPartsService(db: Db) {
       requireAdmin(actor);
       if (!isId(id)) throw notFound('Part');
       return db.transaction(async (tx) => {
-        await tx.delete(orders).where(and(eq(orders.partId, id), eq(orders.status, 'unpaid')));
+        // Its unpaid orders are locked in id order (as deleting a user locks theirs), waiting for a payment or
+        // a cancel in progress on one of them, then deleted; one paid meanwhile stays.
+        const unpaid = and(eq(orders.partId, id), eq(orders.status, 'unpaid'));
+        await tx.select({ id: orders.id }).from(orders).where(unpaid).orderBy(orders.id).for('update');
+        await tx.delete(orders).where(unpaid);
+        // The part's delete waits for orders being placed on it (they hold its row) and then detaches them
+        // (part_id set null); an order placed later finds no part. The detached unpaid ones go too: an unpaid
+        // order is never left without its part.
         const deleted = await tx.delete(parts).where(eq(parts.id, id)).returning({ id: parts.id });
         if (!deleted.length) throw notFound('Part');
+        await tx.delete(orders).where(and(isNull(orders.partId), eq(orders.status, 'unpaid')));
         return id;
       });
     },

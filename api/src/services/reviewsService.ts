@@ -1,20 +1,26 @@
 import { check, reviewSchema } from '@partsyard/common';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, reviews, users, type ReviewRow } from '../db/schema';
 import { badInput, conflict, forbidden, notFound } from '../errors';
-import { sqlState } from '../db/database';
+import { sqlState, violatedConstraint } from '../db/database';
+import { accountGone } from './accountLock';
 import { requireActor, type Actor } from './actor';
 import { page } from './paging';
 import type { PartsService } from './partsService';
 
 export function createReviewsService(deps: { db: Db; parts: PartsService }) {
   const { db, parts } = deps;
+  const latest = db
+    .select()
+    .from(reviews)
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .limit(sql.placeholder('limit'))
+    .prepare('reviews_latest');
   return {
     /** Latest reviews, newest first. */
     async listReviews(limit: number | null | undefined): Promise<ReviewRow[]> {
-      const bounded = page(0, limit, 100, 20).limit;
-      return db.select().from(reviews).orderBy(desc(reviews.createdAt), desc(reviews.id)).limit(bounded);
+      return latest.execute({ limit: page(0, limit, 100, 20).limit });
     },
 
     /**
@@ -57,6 +63,10 @@ export function createReviewsService(deps: { db: Db; parts: PartsService }) {
         return review;
       } catch (error) {
         if (sqlState(error) === '23505') throw conflict('You have already reviewed this part');
+        // The account or the part was deleted between the checks above and the insert.
+        if (sqlState(error) === '23503') {
+          throw violatedConstraint(error) === 'reviews_user_id_users_id_fk' ? accountGone() : notFound('Part');
+        }
         throw error;
       }
     },

@@ -7,9 +7,10 @@ import { releaseStock } from './stock';
 import { badInput, conflict, forbidden, notFound } from '../errors';
 import type { AccessTokens } from '../identity/accessTokens';
 import type { Identity } from '../identity/firebaseIdentity';
+import type { Client, RateLimiter } from '../http/rateLimit';
 import { requireActor, requireAdmin, requireSelfOrAdmin, type Actor } from './actor';
 import { validEmail } from './email';
-import { isId, page } from './paging';
+import { isId, page, pageWithTotal } from './paging';
 
 export type ProfileInput = yup.InferType<typeof profileSchema>;
 
@@ -20,8 +21,14 @@ function validProfile(input: unknown): Partial<ProfileInput> {
   return Object.fromEntries(Object.entries(result.value).filter(([, v]) => v !== undefined && v !== null));
 }
 
-export function createUsersService(deps: { db: Db; identity: Identity; tokens: AccessTokens; adminEmails: string[] }) {
-  const { db, identity, tokens, adminEmails } = deps;
+export function createUsersService(deps: {
+  db: Db;
+  identity: Identity;
+  tokens: AccessTokens;
+  adminEmails: string[];
+  rateLimits: RateLimiter;
+}) {
+  const { db, identity, tokens, adminEmails, rateLimits } = deps;
 
   async function byEmail(email: string): Promise<UserRow | undefined> {
     const [user] = await db.select().from(users).where(eq(users.email, email));
@@ -42,12 +49,19 @@ export function createUsersService(deps: { db: Db; identity: Identity; tokens: A
     /**
      * Exchanges a Firebase ID token for our access token, creating the user on first sign-in and saving
      * the profile fields given. `expectedEmail` (REST's PUT /user/{email}) must be the token's email.
+     * Rate limited per client address (before the token is verified) and per email (after).
      */
-    async signIn(idToken: string, profileInput: unknown, expectedEmail?: string) {
+    async signIn(
+      idToken: string,
+      profileInput: unknown,
+      { expectedEmail, client }: { expectedEmail?: string; client?: Client } = {},
+    ) {
+      rateLimits.signInFrom(client);
       const identityInfo = await identity.verifyIdToken(idToken);
       if (expectedEmail !== undefined && validEmail(expectedEmail) !== identityInfo.email) {
         throw forbidden('The sign-in token belongs to another email');
       }
+      rateLimits.signInAs(identityInfo.email);
       // Signing in saves what the form gave but never blanks what the profile already holds.
       const profile = Object.fromEntries(Object.entries(validProfile(profileInput)).filter(([, v]) => v !== ''));
       const role = adminEmails.includes(identityInfo.email) ? ('admin' as const) : undefined;
@@ -106,11 +120,11 @@ export function createUsersService(deps: { db: Db; identity: Identity; tokens: A
     async listUsers(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {
       requireAdmin(actor);
       const { offset, limit } = page(args.offset, args.limit, 200, 50);
-      const [items, [{ total }]] = await Promise.all([
-        db.select().from(users).orderBy(desc(users.createdAt), desc(users.id)).offset(offset).limit(limit),
-        db.select({ total: count() }).from(users),
-      ]);
-      return { items, total };
+      return pageWithTotal(
+        { offset, limit },
+        () => db.select().from(users).orderBy(desc(users.createdAt), desc(users.id)).offset(offset).limit(limit),
+        async () => (await db.select({ total: count() }).from(users))[0].total,
+      );
     },
 
     /** Whether `email` is an admin: asked by that user, or by an admin. Unknown emails are not admins. */
@@ -137,20 +151,31 @@ export function createUsersService(deps: { db: Db; identity: Identity; tokens: A
 
     /**
      * Deletes a user and their sign-in account. Their unpaid orders are cancelled (stock given back); paid
-     * orders, payments and reviews stay, detached from the account.
+     * orders, payments and reviews stay, detached from the account. The user's row is locked first (see
+     * accountLock.ts): their orders and payments in flight finish before, later ones find the account gone,
+     * so no unpaid order is left without its user and the stock of each cancelled one comes back once.
      */
     async deleteUser(actor: Actor | null, id: string): Promise<string> {
       const admin = requireAdmin(actor);
       if (!isId(id)) throw notFound('User');
       if (id === admin.userId) throw conflict('You cannot delete your own account');
       const deleted = await db.transaction(async (tx) => {
+        const [found] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+        if (!found) throw notFound('User');
+        // Their unpaid orders locked in id order, as deleting a part locks its orders, and the stock given back
+        // part by part in id order, as another user's deletion does: two deletions wait, never deadlock.
+        const unpaidOf = and(eq(orders.userId, id), eq(orders.status, 'unpaid'));
+        await tx.select({ id: orders.id }).from(orders).where(unpaidOf).orderBy(orders.id).for('update');
         const unpaid = await tx
           .delete(orders)
-          .where(and(eq(orders.userId, id), eq(orders.status, 'unpaid')))
+          .where(unpaidOf)
           .returning({ partId: orders.partId, orderAmount: orders.orderAmount });
-        for (const order of unpaid) await releaseStock(tx, order.partId, order.orderAmount);
+        const taken = new Map<string, number>();
+        for (const { partId, orderAmount } of unpaid) {
+          if (partId) taken.set(partId, (taken.get(partId) ?? 0) + orderAmount);
+        }
+        for (const partId of [...taken.keys()].sort()) await releaseStock(tx, partId, taken.get(partId) ?? 0);
         const [user] = await tx.delete(users).where(eq(users.id, id)).returning();
-        if (!user) throw notFound('User');
         return user;
       });
       if (deleted.firebaseUid) await identity.deleteAccount(deleted.firebaseUid);

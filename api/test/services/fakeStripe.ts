@@ -16,6 +16,19 @@ export interface FakeIntent {
   created: number;
 }
 
+/** A refund as Stripe's API answers it. */
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  reason: string | null;
+  status: 'succeeded';
+  metadata: Record<string, string>;
+  created: number;
+}
+
 /** One request the fake received: method, path, form fields (bracket keys as sent) and headers. */
 export interface FakeRequest {
   method: string;
@@ -26,13 +39,19 @@ export interface FakeRequest {
 
 /**
  * A tiny Stripe-compatible API on 127.0.0.1: POST /v1/payment_intents (form-encoded, honouring
- * Idempotency-Key) and GET /v1/payment_intents/{id}, answering JSON as Stripe does (404 with an
- * `error` object for unknown ids). Tests flip intents to succeeded or change them, as Stripe's side would.
+ * Idempotency-Key), GET /v1/payment_intents/{id}, POST /v1/refunds (the whole amount of a succeeded intent,
+ * honouring Idempotency-Key; a second refund of a refunded intent is refused with `charge_already_refunded`)
+ * and GET /v1/refunds?payment_intent=, answering JSON as Stripe does (404 with an `error` object for unknown
+ * ids). Tests flip intents to succeeded or change them, as Stripe's side would, and can make refunds fail.
  */
 export class FakeStripe {
   readonly intents = new Map<string, FakeIntent>();
+  readonly refunds = new Map<string, FakeRefund>();
   readonly requests: FakeRequest[] = [];
+  /** While true, POST /v1/refunds answers 500 (Stripe's api_error), as during an outage. */
+  refundsFail = false;
   private readonly byIdempotencyKey = new Map<string, string>();
+  private readonly refundByIdempotencyKey = new Map<string, string>();
   private server: Server | undefined;
   port = 0;
 
@@ -67,6 +86,17 @@ export class FakeStripe {
     Object.assign(intent, fields);
     this.intents.set(intent.id, intent);
     return intent;
+  }
+
+  /** Forgets the idempotency keys seen so far, as Stripe does after 24 hours. */
+  forgetIdempotencyKeys(): void {
+    this.byIdempotencyKey.clear();
+    this.refundByIdempotencyKey.clear();
+  }
+
+  /** The refunds made for an intent (each one a separate refund at Stripe; idempotent replays are not). */
+  refundsOf(intentId: string): FakeRefund[] {
+    return [...this.refunds.values()].filter((r) => r.payment_intent === intentId);
   }
 
   requestsFor(method: string, path: string): FakeRequest[] {
@@ -131,6 +161,47 @@ export class FakeStripe {
       return send(200, intent);
     }
 
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+      if (this.refundsFail) {
+        res.setHeader('stripe-should-retry', 'false');
+        return send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+      }
+      const key = req.headers['idempotency-key'];
+      const earlier = typeof key === 'string' ? this.refundByIdempotencyKey.get(key) : undefined;
+      if (earlier) return send(200, this.refunds.get(earlier));
+      const intent = this.intents.get(form.payment_intent ?? '');
+      if (!intent) return error(404, `No such payment_intent: '${form.payment_intent}'`, 'resource_missing');
+      if (intent.status !== 'succeeded') {
+        return error(400, 'This PaymentIntent does not have a successful charge to refund.', 'charge_not_refundable');
+      }
+      if (this.refundsOf(intent.id).length) {
+        return error(400, `Charge for ${intent.id} has already been refunded.`, 'charge_already_refunded');
+      }
+      const metadata: Record<string, string> = {};
+      for (const [name, value] of Object.entries(form)) {
+        const match = /^metadata\[(.+)\]$/.exec(name);
+        if (match) metadata[match[1]] = value;
+      }
+      const refund: FakeRefund = {
+        id: `re_${randomBytes(12).toString('hex')}`,
+        object: 'refund',
+        amount: intent.amount,
+        currency: intent.currency,
+        payment_intent: intent.id,
+        reason: form.reason ?? null,
+        status: 'succeeded',
+        metadata,
+        created: Math.floor(Date.now() / 1000),
+      };
+      this.refunds.set(refund.id, refund);
+      if (typeof key === 'string') this.refundByIdempotencyKey.set(key, refund.id);
+      return send(200, refund);
+    }
+    if (req.method === 'GET' && url.pathname === '/v1/refunds') {
+      const data = this.refundsOf(form.payment_intent ?? '').slice(0, Number(form.limit ?? 10));
+      return send(200, { object: 'list', data, has_more: false, url: '/v1/refunds' });
+    }
+
     const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && retrieve) {
       const intent = this.intents.get(decodeURIComponent(retrieve[1]));
@@ -140,3 +211,13 @@ export class FakeStripe {
     return error(404, `Unrecognized request URL (${req.method}: ${url.pathname})`);
   }
 }
+
+/** Settings that point the app's Stripe SDK at the fake listening on `port`. */
+export const stripeSettings = (port: number) => ({
+  secretKey: 'sk_test_x',
+  publishableKey: 'pk_test_x',
+  webhookSecret: 'whsec_test',
+  apiHost: '127.0.0.1',
+  apiPort: port,
+  apiProtocol: 'http' as const,
+});

@@ -1,12 +1,14 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { payments } from '../../src/db/schema';
+import { payments, testPaymentIntents } from '../../src/db/schema';
 import type { GatewayIntent } from '../../src/payments/paymentGateway';
+import { createStripeGateway, shopTagOf } from '../../src/payments/stripeGateway';
 import { notATestCard, passesLuhn, testCardDecision } from '../../src/payments/testCards';
 import type { Actor } from '../../src/services/actor';
+import { unpayableMessages } from '../../src/services/paymentsService';
 import { databaseKinds } from '../support/env';
 import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
-import { FakeStripe } from './fakeStripe';
+import { FakeStripe, stripeSettings } from './fakeStripe';
 import {
   actorOf,
   addPartAs,
@@ -19,6 +21,26 @@ import {
 } from './helpers';
 
 const now = new Date('2026-03-15T12:00:00Z');
+
+/** The app's log lines (JSON, stdout and stderr) written while it runs, kept out of the test output. */
+function captureLogs() {
+  const lines: Record<string, unknown>[] = [];
+  const keep = (chunk: string | Uint8Array) => {
+    for (const line of String(chunk).split('\n')) {
+      if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
+    }
+    return true;
+  };
+  const out = jest.spyOn(process.stdout, 'write').mockImplementation(keep);
+  const err = jest.spyOn(process.stderr, 'write').mockImplementation(keep);
+  return {
+    lines,
+    restore: () => {
+      out.mockRestore();
+      err.mockRestore();
+    },
+  };
+}
 const card = (number: string, overrides: Partial<{ expMonth: number; expYear: number; cvc: string }> = {}) => ({
   number,
   expMonth: 12,
@@ -238,6 +260,70 @@ describe.each(databaseKinds)('paying an order on the test gateway (%s)', (kind) 
     expect((await orderRow(app, order.id))?.transactionId).toBe(first.id);
   });
 
+  const refundedAt = async (intentId: string) =>
+    (await app.server.database.db.select().from(testPaymentIntents).where(eq(testPaymentIntents.id, intentId)))[0]
+      ?.refundedAt;
+
+  it('a card charged for an order cancelled meanwhile is refunded: CONFLICT saying so, nothing recorded, refunded once', async () => {
+    const order = await newOrder();
+    const intent = await payments_().createPaymentIntent(customer, order.id);
+    await payments_().payWithTestCard(customer, intent.id, testCard());
+    await app.server.services.orders.cancelOrder(customer, order.id);
+    const logs = captureLogs();
+    try {
+      const first = await expectAppError(payments_().confirmPayment(customer, order.id, intent.id), 'CONFLICT');
+      expect(first.message).toBe(unpayableMessages.order_cancelled.refunded);
+      const when = await refundedAt(intent.id);
+      expect(when).toBeInstanceOf(Date);
+      // Told again (a retry, or the REST confirmation): the same answer, the same single refund.
+      const again = await expectAppError(payments_().confirmPayment(customer, order.id, intent.id), 'CONFLICT');
+      expect(again.message).toBe(unpayableMessages.order_cancelled.refunded);
+      expect(await refundedAt(intent.id)).toEqual(when);
+    } finally {
+      logs.restore();
+    }
+    expect(await paymentsOfOrder(app, order.id)).toHaveLength(0);
+    expect(logs.lines.filter((l) => l.level === 'error')).toEqual([]);
+    expect(logs.lines.find((l) => l.paymentIntentId === intent.id)).toMatchObject({
+      level: 'warn',
+      reason: 'order_cancelled',
+      gateway: 'test',
+      amountCents: 5000,
+    });
+  });
+
+  it('a cancelled order whose card was not charged answers NOT_FOUND and refunds nothing', async () => {
+    const order = await newOrder();
+    const intent = await payments_().createPaymentIntent(customer, order.id);
+    await app.server.services.orders.cancelOrder(customer, order.id);
+    await expectAppError(payments_().confirmPayment(customer, order.id, intent.id), 'NOT_FOUND');
+    expect(await refundedAt(intent.id)).toBeNull();
+  });
+
+  it('a second payment of an order paid with another one is refunded (CONFLICT); the first stays', async () => {
+    const order = await newOrder();
+    const first = await payments_().createPaymentIntent(customer, order.id);
+    const second = await payments_().createPaymentIntent(customer, order.id);
+    const uncharged = await payments_().createPaymentIntent(customer, order.id);
+    await payments_().payWithTestCard(customer, first.id, testCard());
+    await payments_().payWithTestCard(customer, second.id, testCard());
+    await payments_().confirmPayment(customer, order.id, first.id);
+    const logs = captureLogs();
+    try {
+      const refused = await expectAppError(payments_().confirmPayment(customer, order.id, second.id), 'CONFLICT');
+      expect(refused.message).toBe(unpayableMessages.duplicate.refunded);
+      // An intent of the order that was never charged is refused as before, with nothing to refund.
+      const plain = await expectAppError(payments_().confirmPayment(customer, order.id, uncharged.id), 'CONFLICT');
+      expect(plain.message).toBe('This order is already paid');
+    } finally {
+      logs.restore();
+    }
+    expect(await refundedAt(second.id)).toBeInstanceOf(Date);
+    expect(await refundedAt(first.id)).toBeNull();
+    expect(await refundedAt(uncharged.id)).toBeNull();
+    expect((await paymentsOfOrder(app, order.id)).map((p) => p.transactionId)).toEqual([first.id]);
+  });
+
   describe('recordSucceededIntent checks the intent against the order', () => {
     async function intentFor() {
       const order = await newOrder();
@@ -275,8 +361,14 @@ describe.each(databaseKinds)('paying an order on the test gateway (%s)', (kind) 
     it('refuses an intent that names no order, or an order that does not exist', async () => {
       const { intent } = await intentFor();
       await expectAppError(payments_().recordSucceededIntent({ ...intent, orderId: undefined }), 'BAD_USER_INPUT');
+      await expectAppError(payments_().recordSucceededIntent({ ...intent, orderId: 'not-an-id' }), 'BAD_USER_INPUT');
+      // Nothing was charged on it (the gateway has it unpaid): a plain NOT_FOUND, and nothing to refund.
       await expectAppError(
-        payments_().recordSucceededIntent({ ...intent, orderId: '00000000-0000-4000-8000-000000000000' }),
+        payments_().recordSucceededIntent({
+          ...intent,
+          status: 'requires_payment_method',
+          orderId: '00000000-0000-4000-8000-000000000000',
+        }),
         'NOT_FOUND',
       );
     });
@@ -290,16 +382,6 @@ describe.each(databaseKinds)('paying an order on the test gateway (%s)', (kind) 
       expect(rows[0]).toMatchObject({ orderId: order.id, amountCents: 5000 });
     });
   });
-});
-
-/** Settings that point the app's Stripe SDK at the fake on `port`. */
-const stripeSettings = (port: number) => ({
-  secretKey: 'sk_test_x',
-  publishableKey: 'pk_test_x',
-  webhookSecret: 'whsec_test',
-  apiHost: '127.0.0.1',
-  apiPort: port,
-  apiProtocol: 'http' as const,
 });
 
 describe.each(databaseKinds)('paying through Stripe (a local Stripe-compatible API, %s)', (kind) => {
@@ -360,7 +442,13 @@ describe.each(databaseKinds)('paying through Stripe (a local Stripe-compatible A
     const [request] = fake
       .requestsFor('POST', '/v1/payment_intents')
       .filter((r) => r.form['metadata[orderId]'] === order.id);
-    expect(request.form).toMatchObject({ amount: '5997', currency: 'usd', 'metadata[orderId]': order.id });
+    expect(request.form).toMatchObject({
+      amount: '5997',
+      currency: 'usd',
+      'metadata[orderId]': order.id,
+      'metadata[shop]': shopTagOf('whsec_test'),
+    });
+    expect(request.form['metadata[shop]']).not.toContain('whsec');
     expect(request.headers.authorization).toBe('Bearer sk_test_x');
     expect(fake.intents.get(intent.id)).toMatchObject({ amount: 5997, metadata: { orderId: order.id } });
   });
@@ -493,5 +581,110 @@ describe.each(databaseKinds)('paying through Stripe (a local Stripe-compatible A
     expect(delivered.status).toBe(200);
     expect(delivered.body).toMatchObject({ received: true, recorded: false });
     expect((await orderRow(app, order.id))?.status).toBe('unpaid');
+  });
+
+  describe('a payment that arrives for an order cancelled meanwhile is refunded at Stripe', () => {
+    /** An order of the customer, its intent charged at Stripe, then the order cancelled. */
+    async function chargedThenCancelled() {
+      const order = await newOrder();
+      const intent = await payments_().createPaymentIntent(customer, order.id);
+      const charged = fake.succeed(intent.id);
+      await app.server.services.orders.cancelOrder(customer, order.id);
+      return { order, intent: charged };
+    }
+
+    it('once, however many times the confirmation and the webhook arrive, even together', async () => {
+      const { order, intent } = await chargedThenCancelled();
+      const logs = captureLogs();
+      let answers: PromiseSettledResult<unknown>[];
+      try {
+        answers = await Promise.allSettled([
+          payments_().confirmPayment(customer, order.id, intent.id),
+          webhook(intent),
+          payments_().confirmPayment(customer, order.id, intent.id),
+          webhook(intent),
+        ]);
+      } finally {
+        logs.restore();
+      }
+      for (const i of [0, 2]) {
+        expect(answers[i]).toMatchObject({
+          status: 'rejected',
+          reason: { code: 'CONFLICT', message: unpayableMessages.order_cancelled.refunded },
+        });
+      }
+      for (const i of [1, 3]) {
+        expect(answers[i]).toMatchObject({
+          status: 'fulfilled',
+          value: { status: 200, body: { received: true, recorded: false, refunded: true } },
+        });
+      }
+      const [refund, ...more] = fake.refundsOf(intent.id);
+      expect(more).toEqual([]);
+      expect(refund).toMatchObject({
+        amount: 5997,
+        reason: 'requested_by_customer',
+        metadata: { reason: 'order_cancelled' },
+      });
+      const asked = fake.requestsFor('POST', '/v1/refunds').filter((r) => r.form.payment_intent === intent.id);
+      expect(asked.length).toBeGreaterThanOrEqual(1);
+      for (const r of asked) expect(r.headers['idempotency-key']).toBe(`refund-${intent.id}`);
+      expect(await paymentsOfOrder(app, order.id)).toHaveLength(0);
+      expect(logs.lines.filter((l) => l.level === 'error')).toEqual([]);
+    });
+
+    it('while Stripe fails the refund: the confirmation says it will be refunded, the webhook answers 503 (Stripe sends it again) and the error names the intent; the next delivery refunds it', async () => {
+      const { order, intent } = await chargedThenCancelled();
+      const logs = captureLogs();
+      try {
+        fake.refundsFail = true;
+        const refused = await expectAppError(payments_().confirmPayment(customer, order.id, intent.id), 'CONFLICT');
+        expect(refused.message).toBe(unpayableMessages.order_cancelled.pending);
+        const failed = await webhook(intent);
+        expect(failed.status).toBe(503);
+        expect(fake.refundsOf(intent.id)).toEqual([]);
+        const errors = logs.lines.filter((l) => l.level === 'error' && l.paymentIntentId === intent.id);
+        expect(errors).toHaveLength(2);
+        for (const e of errors) expect(e).toMatchObject({ orderId: order.id, amountCents: 5997, gateway: 'stripe' });
+
+        fake.refundsFail = false;
+        const redelivered = await webhook(intent);
+        expect(redelivered.status).toBe(200);
+        expect(redelivered.body).toMatchObject({ received: true, recorded: false, refunded: true });
+        const confirmed = await expectAppError(payments_().confirmPayment(customer, order.id, intent.id), 'CONFLICT');
+        expect(confirmed.message).toBe(unpayableMessages.order_cancelled.refunded);
+      } finally {
+        fake.refundsFail = false;
+        logs.restore();
+      }
+      expect(fake.refundsOf(intent.id)).toHaveLength(1);
+    });
+
+    it('an intent this shop did not create (another shop on the Stripe account) is never refunded', async () => {
+      const order = await newOrder();
+      await app.server.services.orders.cancelOrder(customer, order.id);
+      const foreign = fake.addIntent({ amount: 5997, status: 'succeeded', metadata: { orderId: order.id } });
+      const logs = captureLogs();
+      try {
+        const delivered = await webhook(foreign);
+        expect(delivered.status).toBe(200);
+        expect(delivered.body).toEqual({ received: true, recorded: false });
+        await expectAppError(payments_().confirmPayment(customer, order.id, foreign.id), 'NOT_FOUND');
+      } finally {
+        logs.restore();
+      }
+      expect(fake.refundsOf(foreign.id)).toEqual([]);
+      expect(logs.lines.some((l) => l.level === 'error' && l.paymentIntentId === foreign.id)).toBe(true);
+    });
+
+    it('asked again after Stripe forgot the idempotency key, the gateway answers the first refund', async () => {
+      const { intent } = await chargedThenCancelled();
+      const gateway = createStripeGateway(stripeSettings(fake.port));
+      const first = await gateway.refundIntent(intent.id, 'order_cancelled');
+      fake.forgetIdempotencyKeys();
+      const second = await gateway.refundIntent(intent.id, 'order_cancelled');
+      expect(second).toEqual(first);
+      expect(fake.refundsOf(intent.id)).toHaveLength(1);
+    });
   });
 });

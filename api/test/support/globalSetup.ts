@@ -1,24 +1,12 @@
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { testEnv } from './env';
 import { dropLeftoverTestDatabases } from './postgres';
+import { freePort } from './ports';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startAuthEmulator } = require(path.resolve(__dirname, '../../../scripts/auth-emulator.cjs')) as {
   startAuthEmulator: (o: Record<string, unknown>) => Promise<{ host: string; stop: () => Promise<void> }>;
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 /** Starts the real Firebase Auth Emulator once for the whole run, on free ports. */
 export default async function globalSetup(): Promise<void> {

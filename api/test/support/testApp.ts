@@ -70,6 +70,15 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     webDistDir: path.resolve(__dirname, '../../../web/dist-missing'),
     logRequests: false,
     corsOrigins: [],
+    // Generous: the suites (and the browser tests) sign in and order many times from 127.0.0.1.
+    // api/test/security/rateLimits.test.ts sets small ones.
+    rateLimits: {
+      signInPerAddress: { max: 100_000, windowMs: 60_000 },
+      signInPerEmail: { max: 100_000, windowMs: 60_000 },
+      contactPerAddress: { max: 100_000, windowMs: 60_000 },
+      ordersPerUser: { max: 100_000, windowMs: 60_000 },
+      ordersPerAddress: { max: 100_000, windowMs: 60_000 },
+    },
     ...overrides,
   };
 }
@@ -103,8 +112,15 @@ export const emulatorSignUp = (email: string, password: string, displayName?: st
 export const emulatorSignIn = (email: string, password: string): Promise<string> =>
   emulatorCall('signInWithPassword', { email, password });
 
-/** Starts the whole app on a fresh database of `kind` (an in-memory PGlite, or a new PostgreSQL database). */
-export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * Starts the whole app on a fresh database of `kind` (an in-memory PGlite, or a new PostgreSQL database).
+ * `options.now` is the rate limits' clock.
+ */
+export async function startTestApp(
+  kind: DatabaseKind,
+  overrides: Partial<Config> = {},
+  options: { now?: () => number } = {},
+): Promise<TestApp> {
   let dropDatabase: (() => Promise<void>) | undefined;
   let database: Config['database'] = { kind: 'pglite', dataDir: undefined };
   if (kind === 'postgres') {
@@ -113,7 +129,7 @@ export async function startTestApp(kind: DatabaseKind, overrides: Partial<Config
     database = { kind: 'postgres', url: created.url, poolSize: 10 };
   }
   const config = testConfig({ database, ...overrides });
-  const server = await startServer(config, { database: await openDatabase(database) });
+  const server = await startServer(config, { database: await openDatabase(database), now: options.now });
 
   const gql: TestApp['gql'] = async (query, variables, token) => {
     const res = await fetch(`${server.url}/graphql`, {

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom';
+import { loadIdentitySdk } from '../features/auth/AuthProvider';
 import { RequireAdmin, RequireAuth } from '../features/auth/guards';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
@@ -8,6 +9,13 @@ import { RouteError } from './RouteError';
 const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
   lazy: () => load().then((m) => ({ Component: m.default })),
 });
+
+/** A sign-in page: the identity SDK it needs downloads alongside it, not on every visit (see AuthProvider). */
+const signInPage = (load: () => Promise<{ default: ComponentType }>) =>
+  page(() => {
+    loadIdentitySdk().catch(() => {}); // a failed download is retried on sign-in
+    return load();
+  });
 
 const admin = (path: string, load: () => Promise<{ default: ComponentType }>): RouteObject => ({
   path,
@@ -31,8 +39,8 @@ export const routes: RouteObject[] = [
           { path: 'parts', ...page(() => import('../features/parts/CatalogPage')) },
           { path: 'portfolio', ...page(() => import('../features/portfolio/PortfolioPage')) },
           { path: 'blog', ...page(() => import('../features/blog/BlogPage')) },
-          { path: 'login', ...page(() => import('../features/auth/LoginPage')) },
-          { path: 'signup', ...page(() => import('../features/auth/SignupPage')) },
+          { path: 'login', ...signInPage(() => import('../features/auth/LoginPage')) },
+          { path: 'signup', ...signInPage(() => import('../features/auth/SignupPage')) },
           {
             element: (
               <RequireAuth>

@@ -45,7 +45,7 @@ function AccountMenu() {
     <div className="dropdown dropdown-end">
       <div tabIndex={0} role="button" className="btn btn-ghost btn-circle avatar" aria-label="Account menu">
         <div className="w-10 rounded-full ring ring-primary ring-offset-2 ring-offset-base-100">
-          <img src={user.photoURL || defaultAvatar} alt="" referrerPolicy="no-referrer" />
+          <img src={user.photoURL || defaultAvatar} alt="" width={40} height={40} referrerPolicy="no-referrer" />
         </div>
       </div>
       <ul tabIndex={0} className="menu dropdown-content z-50 mt-3 w-64 rounded-box bg-base-100 p-2 shadow-lg">

@@ -7,15 +7,20 @@ export const defaultPartImage = '/images/parts/default.svg';
 /** Price as the cards show it: a '$' prefix and two decimals. */
 export const formatPrice = (price: number) => `$${price.toFixed(2)}`;
 
-/** One part in a grid: image, cut name and description, price, order limits and a Purchase link (spec §2). */
-export function PartCard({ part }: { part: PartFieldsFragment }) {
+/**
+ * One part in a grid: image, cut name and description, price, order limits and a Purchase link (spec §2).
+ * Images load lazily, except on the cards a page marks `priority` (its first row, in view on arrival).
+ */
+export function PartCard({ part, priority = false }: { part: PartFieldsFragment; priority?: boolean }) {
   return (
     <article className="card h-full border border-base-300 bg-base-100 shadow-sm transition hover:-translate-y-0.5 hover:shadow-lg">
       <figure className="bg-base-200 px-6 pt-6">
         <img
           src={part.image || defaultPartImage}
           alt={part.name}
-          loading="lazy"
+          loading={priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : 'auto'}
+          decoding="async"
           width={320}
           height={200}
           className="h-44 w-full rounded-box object-contain"
@@ -79,3 +84,6 @@ export function PartCardSkeleton() {
 
 /** The grid the home page and the catalog lay cards out in: 1, 2 or 3 columns by screen width. */
 export const partGridClass = 'grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3';
+
+/** Cards in the grid's first row on the widest screens: in view when a page opens on them. */
+export const firstRowCards = 3;

@@ -25,6 +25,9 @@ export function ShoppingPartSummary({ image, name, children, className = '' }: S
         <img
           src={image || defaultPartImage}
           alt={name}
+          width={320}
+          height={192}
+          fetchPriority="high"
           className="h-48 w-full object-contain"
           onError={(e) => {
             if (!e.currentTarget.src.endsWith(defaultPartImage)) e.currentTarget.src = defaultPartImage;

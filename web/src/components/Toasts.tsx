@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
-import { resolveValue, toast, useToaster, type Toast } from 'react-hot-toast';
+import { resolveValue, toast, useToaster, type Toast } from 'react-hot-toast/headless';
 
 /** Toasts last this long (spec §1, §9). */
 export const toastDuration = 5000;
@@ -45,7 +45,9 @@ function ToastCard({ item }: { item: Toast }) {
 
 /**
  * Toasts at the top right: they close after 5000 ms, pause while hovered and while the window has lost
- * focus, and can be dragged sideways to dismiss (react-hot-toast's headless useToaster).
+ * focus, and can be dragged sideways to dismiss (react-hot-toast's headless useToaster). Every import of the
+ * library goes through 'react-hot-toast/headless': it keeps one store, and leaves out the styled default
+ * toaster we do not use.
  */
 export function Toasts() {
   const { toasts, handlers } = useToaster({ duration: toastDuration });

@@ -6,7 +6,17 @@ import { expireSession, getAccessToken } from './session';
 /** Operations whose 401/403 means our session is gone (spec §4: orders, payments, profile). */
 const sessionOperations = new Set(['Me', 'MyOrders', 'MyPayments', 'Order']);
 
-const authLink = setContext((_, { headers }) => {
+/**
+ * Queries whose answers are the same for every caller. They go as GET and without the Authorization header,
+ * so browsers and proxies may keep the server's answer as long as its Cache-Control allows. Apollo Server's
+ * CSRF prevention takes a GET only with a header a plain cross-site request cannot send.
+ */
+export const publicQueries = new Set(['ClientSettings', 'HomeData', 'Catalog', 'Part']);
+
+const authLink = setContext(({ operationName }, { headers }) => {
+  if (publicQueries.has(operationName ?? '')) {
+    return { fetchOptions: { method: 'GET' }, headers: { ...headers, 'apollo-require-preflight': 'true' } };
+  }
   const token = getAccessToken();
   return { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } };
 });

@@ -1,4 +1,5 @@
 // Kept apart from lib/firebase.ts so pages can word errors without loading the Firebase SDK.
+import { errorMessage } from './apollo';
 
 const friendly: Record<string, string> = {
   'auth/invalid-credential': 'Wrong email or password.',
@@ -15,6 +16,10 @@ const friendly: Record<string, string> = {
 
 /** The identity provider's message for a failed sign-in, in words a shopper understands. */
 export function authErrorMessage(error: unknown): string {
+  // Our server's answer to the token exchange (e.g. 503 while the identity provider cannot be reached).
+  if (error && typeof error === 'object' && ('graphQLErrors' in error || 'networkError' in error)) {
+    return errorMessage(error);
+  }
   const code = (error as { code?: string })?.code;
   if (code && friendly[code]) return friendly[code];
   return error instanceof Error ? error.message.replace(/^Firebase: /, '') : 'Sign-in failed';

@@ -1,7 +1,7 @@
 import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { toast } from 'react-hot-toast';
+import { toast } from 'react-hot-toast/headless';
 import { MemoryRouter } from 'react-router-dom';
 import { Toasts } from '../../src/components/Toasts';
 

@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { toast } from 'react-hot-toast';
+import { toast } from 'react-hot-toast/headless';
 import { Toasts, toastDuration } from '../../src/components/Toasts';
 
 // jsdom has no PointerEvent; a MouseEvent carries the clientX the drag reads.

@@ -1,3 +1,4 @@
+import type { MockedResponse } from '@apollo/client/testing';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
@@ -26,9 +27,15 @@ async function fillIn(user: ReturnType<typeof userEvent.setup>, values: Partial<
   for (const [key, value] of Object.entries(values)) await user.type(field(labels[key as keyof typeof input]), value);
 }
 
+/** The form is a chunk of its own, shown once loaded (jsdom has no IntersectionObserver: at once). */
+async function renderContact(mocks: MockedResponse[] = []) {
+  renderStorefront(<ContactSection />, mocks);
+  await screen.findByRole('button', { name: 'Send Message' });
+}
+
 describe("the 'Leave us a message' form", () => {
-  it('has First Name, Last Name, Phone (text), Email (email), a 4-row Message and Send Message', () => {
-    renderStorefront(<ContactSection />, []);
+  it('has First Name, Last Name, Phone (text), Email (email), a 4-row Message and Send Message', async () => {
+    await renderContact();
     expect(screen.getByRole('heading', { name: 'Leave us a message' })).toBeInTheDocument();
     expect(field('First Name')).toHaveAttribute('type', 'text');
     expect(field('Last Name')).toHaveAttribute('type', 'text');
@@ -42,7 +49,7 @@ describe("the 'Leave us a message' form", () => {
 
   it('shows the message of each required field, and of a malformed email', async () => {
     const user = userEvent.setup();
-    renderStorefront(<ContactSection />, []);
+    await renderContact();
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByText('First name is required')).toBeInTheDocument();
     expect(screen.getByText('Last name is required')).toBeInTheDocument();
@@ -56,9 +63,7 @@ describe("the 'Leave us a message' form", () => {
   it('sends the message, thanks the visitor and empties the form', async () => {
     const user = userEvent.setup();
     const send = jest.fn(() => ({ data: { sendContactMessage: { __typename: 'ContactMessage', id: 'msg-1' } } }));
-    renderStorefront(<ContactSection />, [
-      { request: { query: SendContactMessageDocument, variables: { input } }, result: send },
-    ]);
+    await renderContact([{ request: { query: SendContactMessageDocument, variables: { input } }, result: send }]);
     await fillIn(user, { ...input, firstName: `  ${input.firstName} ` });
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByText('Thank you! Your message has been sent.')).toBeInTheDocument();
@@ -70,7 +75,7 @@ describe("the 'Leave us a message' form", () => {
 
   it('toasts the error when the shop refuses the message, and keeps what was typed', async () => {
     const user = userEvent.setup();
-    renderStorefront(<ContactSection />, [
+    await renderContact([
       {
         request: { query: SendContactMessageDocument, variables: { input } },
         result: { errors: [new GraphQLError('Too many messages: try again in a minute')] },

@@ -72,17 +72,21 @@ describe('the home page', () => {
   });
 });
 
-describe('the statistics band', () => {
+describe('with sections that wait to come into view', () => {
   type Callback = (entries: { isIntersecting: boolean }[]) => void;
-  const observers: { callback: Callback; options?: IntersectionObserverInit }[] = [];
+  const observers: { callback: Callback; options?: IntersectionObserverInit; target?: Element }[] = [];
   beforeEach(() => {
     observers.length = 0;
     Object.assign(window, {
       IntersectionObserver: class {
+        observer: (typeof observers)[number];
         constructor(callback: Callback, options?: IntersectionObserverInit) {
-          observers.push({ callback, options });
+          this.observer = { callback, options };
+          observers.push(this.observer);
         }
-        observe() {}
+        observe(target: Element) {
+          this.observer.target = target;
+        }
         disconnect() {}
       },
     });
@@ -93,14 +97,15 @@ describe('the statistics band', () => {
 
   const figure = (label: string) => screen.getByTestId(`stat-${label}`).textContent;
 
-  it('counts from 0 up to 100%, 12+, 26+ and 97% once 30% is visible, and back to 0 when out of view', async () => {
+  it('the statistics band counts from 0 up to 100%, 12+, 26+ and 97% once 30% is visible, and back to 0 when out of view', async () => {
     renderStorefront(<HomePage />, [homeData([part(1)], [])]);
-    expect(observers).toHaveLength(1);
-    expect(observers[0].options?.threshold).toBe(0.3);
+    // The band's observer; the contact form has one too, to load as the visitor nears it.
+    const band = observers.filter((o) => o.options?.threshold === 0.3);
+    expect(band).toHaveLength(1);
     expect(figure('Reliability')).toBe('0%');
     expect(figure('Years of Experience')).toBe('0+');
 
-    act(() => observers[0].callback([{ isIntersecting: true }]));
+    act(() => band[0].callback([{ isIntersecting: true }]));
     await waitFor(
       () => {
         expect(figure('Reliability')).toBe('100%');
@@ -111,9 +116,26 @@ describe('the statistics band', () => {
       { timeout: 4000 },
     );
 
-    act(() => observers[0].callback([{ isIntersecting: false }]));
+    act(() => band[0].callback([{ isIntersecting: false }]));
     expect(figure('Reliability')).toBe('0%');
     expect(figure('Brands')).toBe('0+');
     await screen.findByRole('heading', { name: 'Test Part 1' });
+  });
+
+  it('builds the reviews slider and the contact form only once the visitor nears them (a screen away)', async () => {
+    renderStorefront(<HomePage />, [homeData([part(1)], [review(1)])]);
+    const near = observers.filter((o) => o.options?.rootMargin === '100% 0px');
+    const inside = (name: string) => near.find((o) => screen.getByRole('region', { name }).contains(o.target ?? null));
+    const reviewsArea = inside('Client reviews');
+    const contactArea = inside('Leave us a message');
+    expect(reviewsArea && contactArea && near.length === 2).toBe(true);
+
+    await screen.findByRole('heading', { name: 'Test Part 1' });
+    expect(screen.queryByText('Review text number 1.')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send Message' })).not.toBeInTheDocument();
+    act(() => reviewsArea?.callback([{ isIntersecting: true }]));
+    expect(await screen.findByText('Review text number 1.')).toBeInTheDocument();
+    act(() => contactArea?.callback([{ isIntersecting: true }]));
+    expect(await screen.findByRole('button', { name: 'Send Message' })).toBeInTheDocument();
   });
 });

@@ -1,6 +1,6 @@
 import { partSchema } from '@partsyard/common';
 import { Form, Formik, type FormikHelpers } from 'formik';
-import { toast } from 'react-hot-toast';
+import { toast } from 'react-hot-toast/headless';
 import { FormField } from '../../components/FormField';
 import { useAddPartMutation } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';

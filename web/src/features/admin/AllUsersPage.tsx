@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { toast } from 'react-hot-toast';
+import { toast } from 'react-hot-toast/headless';
 import { AdminPagination } from '../../components/AdminPagination';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { useDeleteUserMutation, useGrantAdminMutation, useUsersQuery, type UsersQuery } from '../../generated/graphql';

@@ -1,6 +1,6 @@
 import { truncate, truncation } from '@partsyard/common';
 import { useState } from 'react';
-import { toast } from 'react-hot-toast';
+import { toast } from 'react-hot-toast/headless';
 import { AdminPagination } from '../../components/AdminPagination';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import {

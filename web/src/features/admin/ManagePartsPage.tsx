@@ -95,7 +95,10 @@ export default function ManagePartsPage() {
                         <img
                           src={part.image || defaultPartImage}
                           alt=""
+                          width={48}
+                          height={48}
                           loading="lazy"
+                          decoding="async"
                           onError={(e) => {
                             if (!e.currentTarget.src.endsWith(defaultPartImage)) e.currentTarget.src = defaultPartImage;
                           }}

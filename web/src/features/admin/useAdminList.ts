@@ -1,6 +1,6 @@
 import type { ApolloCache } from '@apollo/client';
 import { useCallback, useEffect, useState } from 'react';
-import { toast } from 'react-hot-toast';
+import { toast } from 'react-hot-toast/headless';
 import { errorMessage } from '../../lib/apollo';
 
 /** Rows per page of the admin lists (the API serves at most 100 parts and 200 of the rest per page). */

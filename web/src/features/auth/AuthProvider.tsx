@@ -39,17 +39,37 @@ function tokenEmail(token: string): string | null {
 }
 
 type FirebaseModule = typeof import('firebase/auth');
+type Sdk = { fb: FirebaseModule; auth: import('firebase/auth').Auth };
+
+let sdkModules: Promise<[FirebaseModule, typeof import('../../lib/firebase')]> | null = null;
+
+/** Downloads the identity SDK once; the login and signup routes start this as they load. */
+export const loadIdentitySdk = () =>
+  (sdkModules ??= Promise.all([import('firebase/auth'), import('../../lib/firebase')]).catch((error: unknown) => {
+    sdkModules = null; // the next sign-in tries again
+    throw error;
+  }));
+
+/** How long a sign-in action waits for the SDK (and the client settings it needs) before giving up. */
+const sdkWaitMs = 15_000;
 
 /**
- * Sign-in state. The Firebase SDK is loaded after first paint (dynamic import), then signs in against the
- * provider the API's client settings name; each Firebase sign-in is exchanged for our access token.
+ * Sign-in state. Each Firebase sign-in is exchanged for our access token, kept in localStorage (spec §3).
+ * The Firebase SDK (about 46 kB gzipped) stays off the pages of a visitor who holds no access token: such a
+ * visitor is signed out at once; the SDK is fetched when they open the login or signup page and started when
+ * they sign in. With a token it starts after first paint, to confirm the Firebase session behind the token
+ * (renewing the token if it has expired).
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const settings = useClientSettings();
   const apollo = useApolloClient();
-  const [status, setStatus] = useState<AuthStatus>('loading');
+  const [status, setStatus] = useState<AuthStatus>(() => (getAccessToken() ? 'loading' : 'signedOut'));
   const [user, setUser] = useState<AuthUser | null>(null);
-  const sdk = useRef<{ fb: FirebaseModule; auth: import('firebase/auth').Auth } | null>(null);
+  // Requests to start the SDK (0: not wanted yet); each new one retries a failed download.
+  const [sdkRequests, setSdkRequests] = useState(() => (getAccessToken() ? 1 : 0));
+  const wanted = useRef(sdkRequests > 0);
+  const sdk = useRef<Sdk | null>(null);
+  const sdkWaiters = useRef<{ resolve(value: Sdk): void; reject(error: Error): void }[]>([]);
   const exchanging = useRef<Promise<void> | null>(null);
 
   const toUser = (u: import('firebase/auth').User): AuthUser => ({
@@ -87,13 +107,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   useEffect(() => {
-    if (!settings) return;
+    if (!settings || sdkRequests === 0) return;
     let unsubscribe = () => {};
     let cancelled = false;
-    void Promise.all([import('firebase/auth'), import('../../lib/firebase')]).then(([fb, lib]) => {
+    const loaded = ([fb, lib]: Awaited<ReturnType<typeof loadIdentitySdk>>) => {
       if (cancelled) return;
       const auth = lib.firebaseAuth(settings.firebase);
       sdk.current = { fb, auth };
+      sdkWaiters.current.splice(0).forEach((waiter) => waiter.resolve({ fb, auth }));
       unsubscribe = fb.onAuthStateChanged(auth, async (fbUser) => {
         if (!fbUser) {
           clearAccessToken();
@@ -109,23 +130,47 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           await fb.signOut(auth);
         }
       });
-    });
+    };
+    const failed = () => {
+      if (cancelled) return;
+      const error = new Error('Could not load the sign-in service. Check your connection and try again.');
+      sdkWaiters.current.splice(0).forEach((waiter) => waiter.reject(error));
+      setStatus((current) => (current === 'loading' ? 'signedOut' : current));
+    };
+    loadIdentitySdk().then(loaded, failed);
     return () => {
       cancelled = true;
       unsubscribe();
     };
-  }, [settings, establish]);
+  }, [settings, sdkRequests, establish]);
 
-  const ready = useCallback(async () => {
-    for (let i = 0; i < 100 && !sdk.current; i++) await new Promise((r) => setTimeout(r, 50));
-    if (!sdk.current) throw new Error('The sign-in service is still loading, try again');
-    return sdk.current;
+  /** The SDK, loading it first if this visitor has not needed it yet. */
+  const ready = useCallback((): Promise<Sdk> => {
+    if (sdk.current) return Promise.resolve(sdk.current);
+    wanted.current = true;
+    setSdkRequests((n) => n + 1);
+    return new Promise<Sdk>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('The sign-in service is still loading, try again')), sdkWaitMs);
+      sdkWaiters.current.push({
+        resolve(value) {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        reject(error) {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+    });
   }, []);
 
   const logout = useCallback(async () => {
     clearAccessToken();
-    const { fb, auth } = await ready();
-    await fb.signOut(auth);
+    // A visitor who never needed the SDK has no Firebase session to end.
+    if (wanted.current) {
+      const { fb, auth } = await ready();
+      await fb.signOut(auth);
+    }
     await apollo.clearStore();
     setUser(null);
     setStatus('signedOut');

@@ -1,7 +1,7 @@
 import { purchaseSchema } from '@partsyard/common';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useMemo } from 'react';
-import { toast } from 'react-hot-toast';
+import { toast } from 'react-hot-toast/headless';
 import { useParams } from 'react-router-dom';
 import { FormField } from '../../components/FormField';
 import { PartNotFound, ShoppingFact, ShoppingPartSummary, formatDollars } from '../../components/ShoppingPartSummary';

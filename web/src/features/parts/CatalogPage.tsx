@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams, type SetURLSearchParams } from 'react-router-dom';
-import { PartCard, PartCardSkeleton, partGridClass } from '../../components/PartCard';
+import { firstRowCards, PartCard, PartCardSkeleton, partGridClass } from '../../components/PartCard';
 import { useCatalogQuery } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
 
@@ -180,8 +180,8 @@ export default function CatalogPage() {
             {loading && <span className="loading loading-dots loading-xs ml-2 align-middle" aria-label="Loading" />}
           </p>
           <div className={`${partGridClass} ${loading ? 'opacity-60 transition-opacity' : ''}`}>
-            {result.items.map((part) => (
-              <PartCard key={part.id} part={part} />
+            {result.items.map((part, i) => (
+              <PartCard key={part.id} part={part} priority={i < firstRowCards} />
             ))}
           </div>
           <Pagination page={page} pageCount={pageCount} onPage={goTo} />

@@ -1,7 +1,7 @@
 import { profileSchema } from '@partsyard/common';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useState, type ReactNode } from 'react';
-import { toast } from 'react-hot-toast';
+import { toast } from 'react-hot-toast/headless';
 import { FormField } from '../../components/FormField';
 import { defaultAvatar } from '../../components/Header';
 import { Spinner } from '../../components/Spinner';
@@ -81,6 +81,8 @@ export default function MyProfilePage() {
                 <img
                   src={avatar}
                   alt={`${name || 'Your'} avatar`}
+                  width={96}
+                  height={96}
                   referrerPolicy="no-referrer"
                   onError={(e) => {
                     if (!e.currentTarget.src.endsWith(defaultAvatar)) e.currentTarget.src = defaultAvatar;

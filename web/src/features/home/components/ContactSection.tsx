@@ -1,22 +1,7 @@
-import { contactSchema } from '@partsyard/common';
-import { Form, Formik, type FormikHelpers } from 'formik';
-import type { ReactNode } from 'react';
-import { toast } from 'react-hot-toast';
-import { FormField } from '../../../components/FormField';
-import { useSendContactMessageMutation } from '../../../generated/graphql';
-import { errorMessage, fieldErrors } from '../../../lib/apollo';
+import { lazy, type ReactNode } from 'react';
+import { NearViewport } from '../../../components/NearViewport';
 
-export const contactSentMessage = 'Thank you! Your message has been sent.';
-
-interface ContactValues {
-  firstName: string;
-  lastName: string;
-  phone: string;
-  email: string;
-  message: string;
-}
-
-const emptyContact: ContactValues = { firstName: '', lastName: '', phone: '', email: '', message: '' };
+const ContactForm = lazy(() => import('./ContactForm'));
 
 const icon = (d: string) => (
   <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth={1.8} aria-hidden="true">
@@ -50,22 +35,8 @@ const details: { label: string; value: ReactNode; icon: ReactNode }[] = [
   },
 ];
 
-/** 'Leave us a message': the shared contact rules, sent to the shop with SendContactMessage. */
+/** 'Leave us a message': the shop's contact details, and the form once the visitor scrolls near it. */
 export function ContactSection() {
-  const [sendMessage] = useSendContactMessageMutation();
-
-  const submit = async (values: ContactValues, { resetForm, setErrors }: FormikHelpers<ContactValues>) => {
-    try {
-      const input = contactSchema.cast(values, { stripUnknown: true });
-      await sendMessage({ variables: { input } });
-      toast.success(contactSentMessage);
-      resetForm();
-    } catch (e) {
-      setErrors(fieldErrors(e));
-      toast.error(errorMessage(e));
-    }
-  };
-
   return (
     <section id="contact" aria-labelledby="contact-title" className="bg-base-200 py-16">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 lg:grid-cols-5">
@@ -94,25 +65,10 @@ export function ContactSection() {
         </div>
         <div className="card bg-base-100 shadow-xl lg:col-span-3">
           <div className="card-body">
-            <Formik initialValues={emptyContact} validationSchema={contactSchema} onSubmit={submit}>
-              {({ isSubmitting }) => (
-                <Form noValidate aria-label="Contact form" className="grid gap-4 sm:grid-cols-2">
-                  <FormField name="firstName" label="First Name" autoComplete="given-name" />
-                  <FormField name="lastName" label="Last Name" autoComplete="family-name" />
-                  <FormField name="phone" label="Phone" autoComplete="tel" />
-                  <FormField name="email" label="Email" type="email" autoComplete="email" />
-                  <div className="sm:col-span-2">
-                    <FormField name="message" label="Message" as="textarea" rows={4} />
-                  </div>
-                  <div className="sm:col-span-2">
-                    <button type="submit" className="btn btn-primary w-full sm:w-auto" disabled={isSubmitting}>
-                      {isSubmitting && <span className="loading loading-spinner loading-sm" />}
-                      Send Message
-                    </button>
-                  </div>
-                </Form>
-              )}
-            </Formik>
+            {/* The placeholder is about as tall as the form, so nothing below moves when it arrives. */}
+            <NearViewport placeholder={<div className="min-h-[31.5rem] sm:min-h-[21.5rem]" aria-hidden="true" />}>
+              <ContactForm />
+            </NearViewport>
           </div>
         </div>
       </div>

@@ -1,5 +1,5 @@
 import { useKeenSlider } from 'keen-slider/react';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { autoplay } from './autoplay';
 
@@ -96,11 +96,30 @@ function Arrow({ direction, onClick }: { direction: 'prev' | 'next'; onClick(): 
   );
 }
 
+/** True from the frame after the first paint on. */
+function usePainted() {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setPainted(true));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return painted;
+}
+
 /**
  * Two slides that fade into each other: keen-slider tracks the position, and each slide's opacity is its
  * visible portion (the `detailsChanged` event), so the slides stay stacked instead of moving sideways.
+ * The first slide shows as plain markup; keen-slider takes over once the page has painted, because it
+ * measures the page when it starts, which forces the browser to lay out the whole page mid-render.
  */
 export function HeroSlider() {
+  const painted = usePainted();
   const [opacities, setOpacities] = useState<number[]>(slides.map((_, i) => (i === 0 ? 1 : 0)));
   const [current, setCurrent] = useState(0);
   const [sliderRef, slider] = useKeenSlider<HTMLDivElement>(
@@ -120,7 +139,7 @@ export function HeroSlider() {
 
   return (
     <section aria-roledescription="carousel" aria-label="Highlights" className="relative" data-carousel>
-      <div ref={sliderRef} className="relative h-[460px] overflow-hidden md:h-[540px]">
+      <div ref={painted ? sliderRef : undefined} className="relative h-[460px] overflow-hidden md:h-[540px]">
         {slides.map((slide, idx) => {
           const active = idx === current;
           return (

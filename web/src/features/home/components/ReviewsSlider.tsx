@@ -1,4 +1,5 @@
 import { useKeenSlider } from 'keen-slider/react';
+import { NearViewport } from '../../../components/NearViewport';
 import type { ReviewFieldsFragment } from '../../../generated/graphql';
 import { autoplay } from './autoplay';
 
@@ -21,6 +22,7 @@ function ReviewCard({ review }: { review: ReviewFieldsFragment }) {
             width={48}
             height={48}
             loading="lazy"
+            decoding="async"
             className="h-12 w-12 rounded-full bg-base-200 object-cover"
           />
           <div className="min-w-0">
@@ -63,7 +65,10 @@ function ReviewTrack({ reviews }: { reviews: ReviewFieldsFragment[] }) {
   );
 }
 
-/** 'What the Clients Say': starts empty and fills when the reviews arrive (spec §4). */
+/**
+ * 'What the Clients Say': starts empty and fills when the reviews arrive (spec §4). The slider (a dozen cards,
+ * and keen-slider measuring them) is built as the visitor nears it, not while the page loads.
+ */
 export function ReviewsSlider({ reviews }: { reviews: ReviewFieldsFragment[] }) {
   return (
     <section aria-labelledby="reviews-title" className="bg-base-200 py-16">
@@ -75,7 +80,9 @@ export function ReviewsSlider({ reviews }: { reviews: ReviewFieldsFragment[] }) 
           </h2>
         </div>
         <div aria-roledescription="carousel" aria-label="Client reviews" role="region" className="min-h-56">
-          {reviews.length > 0 && <ReviewTrack key={reviews.map((r) => r.id).join()} reviews={reviews} />}
+          <NearViewport placeholder={<div className="min-h-56" />}>
+            {reviews.length > 0 && <ReviewTrack key={reviews.map((r) => r.id).join()} reviews={reviews} />}
+          </NearViewport>
         </div>
       </div>
     </section>

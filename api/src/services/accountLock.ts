@@ -1,0 +1,21 @@
+import { eq } from 'drizzle-orm';
+import type { Tx } from '../db/database';
+import { users } from '../db/schema';
+import { AppError } from '../errors';
+
+/**
+ * Lock order between an account and the rows that point at it. Writing an order or a payment for a user
+ * locks that user's row first (FOR KEY SHARE, which the foreign key takes anyway, only earlier); deleting
+ * the user locks it first too (FOR UPDATE, in `usersService.deleteUser`). So a deletion waits for the orders
+ * and payments in flight, and they wait for it, each while holding nothing else: no deadlock over a part's
+ * stock, and no order left behind without its user or refused with a foreign-key error.
+ *
+ * Answers whether the account still exists (it may have been deleted since the request was authenticated).
+ */
+export async function holdAccount(tx: Tx, userId: string): Promise<boolean> {
+  const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('key share');
+  return Boolean(user);
+}
+
+/** The answer to a request of an account deleted while it was being served (the caller's check says the same). */
+export const accountGone = () => new AppError('UNAUTHENTICATED', 'This account no longer exists');

@@ -1,0 +1,358 @@
+import { randomBytes } from 'node:crypto';
+import { get, type Server } from 'node:http';
+import { sql } from 'drizzle-orm';
+import express from 'express';
+import { createWriteTracker, publicAnswerCache, type WriteTracker } from '../../src/graphql/caching';
+import { databaseKinds } from '../support/env';
+import { startCountingApp, type CountingApp } from './countingApp';
+
+/**
+ * Caching of public answers (docs/decisions.md, "Caching and speed"): what is cached, for whom, and that a write made
+ * by this process shows in the very next answer.
+ */
+jest.setTimeout(180_000);
+
+const home = `query HomeData($partsLimit: Int, $reviewsLimit: Int) {
+  popularParts(limit: $partsLimit) { id name price available }
+  reviews(limit: $reviewsLimit) { id name text partName }
+}`;
+const homeVariables = { partsLimit: 6, reviewsLimit: 12 };
+const publicHeader = 'public, max-age=0, s-maxage=10';
+
+describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
+  let app: CountingApp;
+  let customer = { id: '', email: '', token: '' };
+  let admin = { id: '', email: '', token: '' };
+
+  beforeAll(async () => {
+    app = await startCountingApp(kind);
+    const insert = async (role: 'admin' | 'customer') => {
+      const email = `${role}-${randomBytes(4).toString('hex')}@cache.test`;
+      const { rows } = (await app.db.execute(
+        sql`insert into users (email, name, role) values (${email}, 'Cache Rider', ${role}) returning id`,
+      )) as unknown as { rows: { id: string }[] };
+      const user = { id: rows[0].id, email };
+      return { ...user, token: app.tokenFor(user) };
+    };
+    customer = await insert('customer');
+    admin = await insert('admin');
+  });
+  afterAll(() => app?.close());
+
+  const addPart = async (name: string, available = 100) => {
+    const answer = await app.gql<{ addPart: { id: string } }>(
+      'mutation($input: PartInput!) { addPart(input: $input) { id } }',
+      { input: { name, description: 'A cached part.', price: 10, minOrder: 1, available } },
+      { token: admin.token },
+    );
+    expect(answer.errors).toBeUndefined();
+    return answer.data?.addPart.id as string;
+  };
+  const searchTotal = async (name: string) =>
+    (await app.gql<{ parts: { total: number } }>('query($s: String) { parts(search: $s) { total } }', { s: name })).data
+      ?.parts.total;
+
+  it('anonymous public queries are public for shared caches, revalidated by browsers, then answered from memory', async () => {
+    const id = await addPart(`Cached lever ${randomBytes(3).toString('hex')}`);
+    const publicQueries: [string, Record<string, unknown>, string][] = [
+      [home, homeVariables, publicHeader],
+      [
+        'query($s: String) { parts(search: $s, limit: 20) { items { id name price available } total offset limit } }',
+        { s: 'lever' },
+        publicHeader,
+      ],
+      [
+        'query($id: ID!) { part(id: $id) { id name description image price minOrder available sold } }',
+        { id },
+        publicHeader,
+      ],
+      [
+        '{ clientSettings { demoMode firebase { projectId } payments { mode } } }',
+        {},
+        'public, max-age=0, s-maxage=60',
+      ],
+    ];
+    for (const [query, variables, header] of publicQueries) {
+      const first = await app.gql(query, variables);
+      app.statements();
+      expect(first.errors).toBeUndefined();
+      expect({ query, cacheControl: first.headers.get('cache-control') }).toEqual({ query, cacheControl: header });
+      expect(first.headers.get('vary')).toMatch(/Authorization/);
+
+      const second = await app.gql(query, variables);
+      expect(second.data).toEqual(first.data);
+      expect(second.headers.get('cache-control')).toBe(header);
+      expect({ query, age: second.headers.get('age') }).toEqual({ query, age: expect.stringMatching(/^\d+$/) });
+      expect({ query, statements: app.statements() }).toEqual({ query, statements: [] }); // no SQL at all
+    }
+  });
+
+  it('public queries work over GET with the preflight header, with ETag revalidation; CSRF prevention stays on', async () => {
+    const overGet = await app.gql(home, homeVariables, { method: 'GET' });
+    expect(overGet.status).toBe(200);
+    expect(overGet.headers.get('cache-control')).toBe(publicHeader);
+    const etag = overGet.headers.get('etag') as string;
+    expect(etag).toBeTruthy();
+
+    const url = `${app.server.url}/graphql?${new URLSearchParams({ query: home, variables: JSON.stringify(homeVariables) })}`;
+    // node:http, as a browser revalidates (fetch() would add `Cache-Control: no-cache` to a conditional request).
+    const revalidated = await new Promise<number | undefined>((resolve, reject) =>
+      get(url, { headers: { 'apollo-require-preflight': 'true', 'if-none-match': etag } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on('error', reject),
+    );
+    expect(revalidated).toBe(304);
+
+    // A GET without a header a browser could not send cross-site is refused, cached answer or not.
+    const simple = await fetch(url);
+    expect(simple.status).toBe(400);
+    expect(simple.headers.get('cache-control')).not.toBe(publicHeader);
+    const mutation = await fetch(
+      `${app.server.url}/graphql?${new URLSearchParams({ query: 'mutation { deletePart(id: "x") }' })}`,
+      { headers: { 'apollo-require-preflight': 'true' } },
+    );
+    expect(mutation.status).toBe(405);
+  });
+
+  it('an answer to a caller with a token, even a refused one, is no-store and never from the cache', async () => {
+    for (const token of [customer.token, admin.token, 'not-a-token']) {
+      for (let i = 0; i < 2; i++) {
+        app.statements();
+        const answer = await app.gql(home, homeVariables, { token });
+        expect(answer.errors).toBeUndefined();
+        expect(answer.headers.get('cache-control')).toBe('no-store');
+        expect(answer.headers.get('age')).toBeNull();
+        expect(app.statements().length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('private queries, mutations and answers with errors are no-store', async () => {
+    const me = await app.gql('{ me { id } }', {}, { token: customer.token });
+    expect(me.headers.get('cache-control')).toBe('no-store');
+    const refused = await app.gql('{ me { id } }');
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    const mixed = await app.gql('{ popularParts { id } me { id } }');
+    expect(mixed.headers.get('cache-control')).toBe('no-store');
+    for (let i = 0; i < 2; i++) {
+      const bad = await app.gql('{ popularParts(limit: 1000) { id } }');
+      expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(bad.headers.get('cache-control')).toBe('no-store');
+      expect(bad.headers.get('age')).toBeNull();
+    }
+    const sent = await app.gql('mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }', {
+      input: { firstName: 'Ada', lastName: 'Rider', email: 'ada@cache.test', message: 'Hello there' },
+    });
+    expect(sent.errors).toBeUndefined();
+    expect(sent.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('a part added over GraphQL or REST, or deleted, shows in the very next anonymous answer', async () => {
+    const name = `Fresh sprocket ${randomBytes(3).toString('hex')}`;
+    expect(await searchTotal(name)).toBe(0);
+    expect(await searchTotal(name)).toBe(0); // now cached
+    const id = await addPart(name);
+    expect(await searchTotal(name)).toBe(1);
+
+    const rest = await fetch(`${app.server.url}/api/parts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
+      body: JSON.stringify({
+        name: `${name} kit`,
+        description: 'Added over REST.',
+        price: 3,
+        minOrder: 1,
+        available: 5,
+      }),
+    });
+    expect(rest.status).toBe(200);
+    expect(await searchTotal(name)).toBe(2);
+
+    const deleted = await app.gql('mutation($id: ID!) { deletePart(id: $id) }', { id }, { token: admin.token });
+    expect(deleted.errors).toBeUndefined();
+    expect(await searchTotal(name)).toBe(1);
+  });
+
+  it('an order changes the stock an anonymous visitor sees at once, and so does its cancellation', async () => {
+    const id = await addPart(`Stocked hub ${randomBytes(3).toString('hex')}`, 100);
+    const available = async () =>
+      (await app.gql<{ part: { available: number } }>('query($id: ID!) { part(id: $id) { available } }', { id })).data
+        ?.part.available;
+    expect(await available()).toBe(100);
+    expect(await available()).toBe(100);
+    const placed = await app.gql<{ placeOrder: { id: string } }>(
+      'mutation($input: PlaceOrderInput!) { placeOrder(input: $input) { id } }',
+      { input: { partId: id, name: 'Cache Rider', phone: '01712345678', orderAmount: 10 } },
+      { token: customer.token },
+    );
+    expect(placed.errors).toBeUndefined();
+    expect(await available()).toBe(90);
+    await app.gql(
+      'mutation($id: ID!) { cancelOrder(id: $id) }',
+      { id: placed.data?.placeOrder.id },
+      { token: customer.token },
+    );
+    expect(await available()).toBe(100);
+  });
+
+  it('a new review shows on the home page at once', async () => {
+    const partId = await addPart(`Reviewed mirror ${randomBytes(3).toString('hex')}`);
+    // A paid order of the customer's, as the payment flow leaves it.
+    await app.db.execute(sql`
+      insert into orders (user_id, email, name, phone, part_id, part_name, order_amount, unit_price_cents, total_cents,
+                          status, transaction_id, paid_at)
+      values (${customer.id}, ${customer.email}, 'Cache Rider', '01712345678', ${partId}, 'Mirror', 1, 1000, 1000,
+              'paid', ${`pi_test_${randomBytes(6).toString('hex')}`}, now())`);
+    const latestText = async () =>
+      (await app.gql<{ reviews: { text: string }[] }>('{ reviews(limit: 1) { text } }')).data?.reviews[0]?.text;
+    await latestText();
+    const before = await latestText(); // cached
+    const text = `Clear and steady at speed (${randomBytes(3).toString('hex')}).`;
+    expect(before).not.toBe(text);
+    const added = await app.gql(
+      'mutation($input: ReviewInput!) { addReview(input: $input) { id } }',
+      { input: { partId, text } },
+      { token: customer.token },
+    );
+    expect(added.errors).toBeUndefined();
+    expect(await latestText()).toBe(text);
+  });
+});
+
+/** The in-memory shared cache and the write tracker on their own, with a clock the test moves. */
+describe('publicAnswerCache', () => {
+  let server: Server;
+  let url = '';
+  let writes: WriteTracker;
+  let clock = 0;
+  let answered = 0;
+  /** What the next answers say about themselves. */
+  let cacheControl = 'public, max-age=0, s-maxage=10';
+  /** Holds the answer until released (a slow read). */
+  let hold: Promise<void> | null = null;
+
+  beforeEach(async () => {
+    writes = createWriteTracker();
+    clock = 1_000_000;
+    answered = 0;
+    cacheControl = 'public, max-age=0, s-maxage=10';
+    hold = null;
+    const app = express();
+    app.use(express.json());
+    app.use(publicAnswerCache(writes, { now: () => clock, maxBytes: 2_000 }));
+    app.use(async (req, res) => {
+      const n = ++answered;
+      if (hold) await hold;
+      res.setHeader('Cache-Control', cacheControl);
+      res.type('application/json').send(JSON.stringify({ n, pad: 'x'.repeat(Number(req.query.pad ?? 0)) }));
+    });
+    await new Promise<void>((resolve) => {
+      server = app.listen(0, '127.0.0.1', () => resolve());
+    });
+    const address = server.address();
+    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const ask = async (path = '/graphql', init: RequestInit = {}) => {
+    const res = await fetch(`${url}${path}`, init);
+    return { n: ((await res.json()) as { n: number }).n, age: res.headers.get('age'), res };
+  };
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    ask('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('answers the same request from memory until its s-maxage has passed', async () => {
+    expect((await ask()).n).toBe(1);
+    clock += 9_999;
+    const cached = await ask();
+    expect(cached).toMatchObject({ n: 1, age: '9' });
+    expect(cached.res.headers.get('cache-control')).toBe(cacheControl);
+    clock += 1;
+    expect((await ask()).n).toBe(2);
+  });
+
+  it('tells requests apart by URL, body and the headers an answer depends on', async () => {
+    expect((await post({ query: 'a' })).n).toBe(1);
+    expect((await post({ query: 'b' })).n).toBe(2);
+    expect((await post({ query: 'a' }, { accept: 'application/graphql-response+json' })).n).toBe(3);
+    expect((await post({ query: 'a' }, { 'apollo-require-preflight': 'true' })).n).toBe(4);
+    expect((await ask('/graphql?query=a')).n).toBe(5);
+    expect((await post({ query: 'a' })).n).toBe(1);
+  });
+
+  it('keeps nothing that is not public, not a 200, asked with a token or batched', async () => {
+    cacheControl = 'no-store';
+    await ask();
+    expect((await ask()).n).toBe(2);
+    cacheControl = 'public, max-age=0, s-maxage=10';
+    await ask('/graphql', { headers: { authorization: 'Bearer x' } });
+    expect((await ask('/graphql', { headers: { authorization: 'Bearer x' } })).n).toBe(4);
+    await post([{ query: 'a' }]);
+    expect((await post([{ query: 'a' }])).n).toBe(6);
+  });
+
+  it('a write drops every answer, and while one is in flight nothing is read from or kept in memory', async () => {
+    await ask();
+    expect((await ask()).n).toBe(1);
+    const end = writes.begin();
+    expect((await ask()).n).toBe(2);
+    expect((await ask()).n).toBe(3);
+    end();
+    expect((await ask()).n).toBe(4);
+    expect((await ask()).n).toBe(4);
+  });
+
+  it('an answer read while a write started is not kept', async () => {
+    let release = () => {};
+    hold = new Promise<void>((resolve) => (release = resolve));
+    const slow = ask();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    writes.begin()(); // a whole write, between the read's start and its answer
+    hold = null;
+    release();
+    expect((await slow).n).toBe(1);
+    expect((await ask()).n).toBe(2);
+    expect((await ask()).n).toBe(2);
+  });
+
+  it('sends a kept answer gzipped to a client that accepts it', async () => {
+    const path = '/graphql?pad=1200';
+    const first = await ask(path, { headers: { 'accept-encoding': 'gzip' } });
+    const second = await ask(path, { headers: { 'accept-encoding': 'gzip' } });
+    expect(second).toMatchObject({ n: first.n, age: '0' });
+    expect(second.res.headers.get('content-encoding')).toBe('gzip');
+    const plain = await ask(path, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain).toMatchObject({ n: first.n, age: '0' });
+    expect(plain.res.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('is bounded: the least recently used answers go first', async () => {
+    // About 600 bytes each: three fit in 2,000.
+    for (const pad of [600, 601, 602]) await ask(`/graphql?pad=${pad}`);
+    await ask('/graphql?pad=600'); // used again: now the most recent
+    await ask('/graphql?pad=603'); // pushes out 601, the least recently used
+    expect((await ask('/graphql?pad=600')).n).toBe(1);
+    expect((await ask('/graphql?pad=601')).n).toBe(5);
+  });
+});
+
+describe('createWriteTracker', () => {
+  it('reads may use the cache only when no write is in flight and none started since', () => {
+    const writes = createWriteTracker();
+    const g = writes.readableGeneration() as number;
+    expect(writes.isCurrent(g)).toBe(true);
+    const end = writes.begin();
+    expect(writes.readableGeneration()).toBeNull();
+    expect(writes.isCurrent(g)).toBe(false);
+    end();
+    end(); // twice changes nothing
+    const after = writes.readableGeneration() as number;
+    expect(after).not.toBe(g);
+    expect(writes.isCurrent(after)).toBe(true);
+  });
+});

@@ -1,0 +1,99 @@
+import { sql } from 'drizzle-orm';
+import { getNamedType, isListType, isObjectType, getNullableType, type GraphQLField } from 'graphql';
+import { buildSchema } from '../../src/app';
+import { databaseKinds } from '../support/env';
+import { startCountingApp, type CountingApp } from './countingApp';
+
+/**
+ * Bounded page sizes: every list the API answers has a largest page. A limit above it is refused with the
+ * field's message before any SQL runs (refused rather than quietly cut, like every bad input: paging.ts),
+ * and every statement a list runs reads a bounded number of rows.
+ */
+jest.setTimeout(120_000);
+
+const schema = buildSchema();
+const queryFields = Object.values(schema.getQueryType()?.getFields() ?? {});
+const isPage = (field: GraphQLField<unknown, unknown>) => getNamedType(field.type).name.endsWith('Page');
+const isList = (field: GraphQLField<unknown, unknown>) => isListType(getNullableType(field.type));
+const lists = queryFields.filter((f) => isPage(f) || isList(f));
+const selectionOf = (field: GraphQLField<unknown, unknown>) => {
+  const named = getNamedType(field.type);
+  const scalar = isObjectType(named) && 'id' in named.getFields() ? '{ id }' : '';
+  return isPage(field) ? '{ items { id } total }' : scalar;
+};
+
+/** The largest page of each list, as its limit's message states it. */
+const largest: Record<string, number> = {
+  parts: 100,
+  popularParts: 24,
+  reviews: 100,
+  myOrders: 200,
+  orders: 200,
+  users: 200,
+  contactMessages: 200,
+};
+
+describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
+  let app: CountingApp;
+  let token = '';
+
+  beforeAll(async () => {
+    app = await startCountingApp(kind);
+    const { rows } = (await app.db.execute(
+      sql`insert into users (email, name, role) values ('admin@paging.test', 'Pager', 'admin') returning id`,
+    )) as unknown as { rows: { id: string }[] };
+    token = app.tokenFor({ id: rows[0].id, email: 'admin@paging.test' });
+  });
+  afterAll(() => app?.close());
+
+  it('knows every list of the schema', () => {
+    expect(lists.map((f) => f.name).sort()).toEqual([...Object.keys(largest), 'myPayments'].sort());
+  });
+
+  it.each(Object.entries(largest))('%s refuses a limit above %i before any SQL runs', async (name, max) => {
+    const field = queryFields.find((f) => f.name === name) as GraphQLField<unknown, unknown>;
+    for (const limit of [max + 1, 1_000_000]) {
+      app.statements();
+      const answer = await app.gql(
+        `query($limit: Int) { ${name}(limit: $limit) ${selectionOf(field)} }`,
+        { limit },
+        { token },
+      );
+      expect(answer.errors?.[0]?.extensions).toEqual({
+        code: 'BAD_USER_INPUT',
+        fields: { limit: `Must be a whole number from 1 to ${max}` },
+      });
+      // The caller's lookup only.
+      expect(app.statements().filter((s) => !s.includes('from "users" where "users"."id" = $1'))).toEqual([]);
+    }
+    const atMax = await app.gql(
+      `query($limit: Int) { ${name}(limit: $limit) ${selectionOf(field)} }`,
+      { limit: max },
+      { token },
+    );
+    expect(atMax.errors).toBeUndefined();
+  });
+
+  it.each(lists.map((f) => [f.name, f] as const))('%s reads a bounded number of rows', async (_name, field) => {
+    app.statements();
+    const answer = await app.gql(`{ ${field.name} ${selectionOf(field)} }`, {}, { token });
+    expect(answer.errors).toBeUndefined();
+    const reads = app.statements().filter((s) => !/^select count\(\*\)/.test(s) && !/"id" = \$1$/.test(s));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const statement of reads) expect(statement).toMatch(/ limit \$\d+( offset \$\d+)?$/);
+  });
+
+  it('the REST lists refuse an over-large limit too', async () => {
+    for (const path of ['/parts', '/reviews', '/orders', '/users', '/contact']) {
+      const res = await fetch(`${app.server.url}/api${path}?limit=1000000`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const body = (await res.json()) as { errors?: { limit?: string } };
+      expect({ path, status: res.status, limit: body.errors?.limit }).toEqual({
+        path,
+        status: 400,
+        limit: expect.stringMatching(/^Must be a whole number from 1 to \d+$/),
+      });
+    }
+  });
+});

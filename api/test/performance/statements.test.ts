@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { databaseKinds } from '../support/env';
+import { grow, startCountingApp, type CountingApp } from './countingApp';
+
+/**
+ * No N+1: the SQL statements a GraphQL request costs do not depend on how many rows the lists hold. Each list
+ * query is asked on full pages, then again after ten times as many rows were added: the same statements,
+ * and at most three (the caller, the page, its total).
+ */
+jest.setTimeout(180_000);
+
+const partFields = 'id name description image price minOrder available sold';
+const orderFields =
+  'id name email phone address partId partName partImage orderAmount unitPrice price paid status transactionId createdAt paidAt shippedAt';
+
+interface Case {
+  name: string;
+  query: string;
+  variables?: Record<string, unknown>;
+  as: 'customer' | 'admin';
+}
+
+const cases: Case[] = [
+  {
+    name: 'home: popular parts and reviews',
+    query: `query($partsLimit: Int, $reviewsLimit: Int) {
+      popularParts(limit: $partsLimit) { ${partFields} }
+      reviews(limit: $reviewsLimit) { id name email avatar text partId partName partImage createdAt }
+    }`,
+    variables: { partsLimit: 6, reviewsLimit: 12 },
+    as: 'customer',
+  },
+  {
+    name: 'catalog: newest parts',
+    query: `{ parts(limit: 20) { items { ${partFields} } total offset limit } }`,
+    as: 'customer',
+  },
+  {
+    name: 'catalog: a search',
+    query: `{ parts(search: "grip", limit: 20) { items { ${partFields} } total } }`,
+    as: 'customer',
+  },
+  { name: 'my orders', query: `{ myOrders(limit: 50) { items { ${orderFields} } total } }`, as: 'customer' },
+  {
+    name: 'my payments',
+    query: '{ myPayments { id orderId partId partName email amount createdAt } }',
+    as: 'customer',
+  },
+  { name: 'all orders (admin)', query: `{ orders(limit: 50) { items { ${orderFields} } total } }`, as: 'admin' },
+  {
+    name: 'paid orders (admin)',
+    query: `{ orders(status: PAID, limit: 50) { items { ${orderFields} } total } }`,
+    as: 'admin',
+  },
+  {
+    name: 'users (admin)',
+    query: '{ users(limit: 50) { items { id email name avatar role isAdmin createdAt } total } }',
+    as: 'admin',
+  },
+  {
+    name: 'contact messages (admin)',
+    query: '{ contactMessages(limit: 50) { items { id firstName lastName email message createdAt } total } }',
+    as: 'admin',
+  },
+];
+
+describe.each(databaseKinds)('SQL statements per GraphQL request on %s', (kind) => {
+  let app: CountingApp;
+  const tokens = { customer: '', admin: '' };
+  let customerId = '';
+
+  /** Adds `n` parts, users, orders and payments of the customer, reviews and contact messages. */
+  async function addRows(n: number): Promise<void> {
+    const tag = randomBytes(3).toString('hex');
+    await grow(
+      app.db,
+      sql`insert into parts (name, description, price_cents, min_order, available, sold)
+          select 'Throttle grip ' || ${tag} || ' ' || g, 'A part.', 100 + g, 1, 1000, g from generate_series(1, ${n}) g`,
+      sql`insert into users (email, name) select 'rider-' || ${tag} || '-' || g || '@rows.test', 'Rider'
+          from generate_series(1, ${n}) g`,
+      sql`insert into orders (user_id, email, name, phone, part_id, part_name, order_amount, unit_price_cents,
+                              total_cents, status, transaction_id)
+          select u.id, u.email, 'Rider', '01712345678', p.id, p.name, 1, 100, 100,
+                 case when g % 2 = 0 then 'paid' else 'unpaid' end,
+                 case when g % 2 = 0 then 'tx_' || ${tag} || '_' || g end
+          from generate_series(1, ${n}) g
+          cross join (select id, email from users where id = ${customerId}) u
+          join (select id, name, row_number() over (order by id) as n from parts
+                where name like ${`Throttle grip ${tag} %`}) p on p.n = g`,
+      sql`insert into payments (order_id, user_id, email, part_id, part_name, transaction_id, amount_cents, gateway)
+          select id, user_id, email, part_id, part_name, transaction_id, total_cents, 'test' from orders
+          where transaction_id like ${`tx_${tag}_%`}`,
+      sql`insert into reviews (user_id, part_id, name, email, text, part_name)
+          select null, id, 'Rider', 'rider@rows.test', 'Good.', name from parts where name like ${`Throttle grip ${tag} %`}`,
+      sql`insert into contact_messages (first_name, last_name, email, message)
+          select 'Ada', 'Rider', 'ada@rows.test', 'Hello ' || g from generate_series(1, ${n}) g`,
+    );
+  }
+
+  /** The statements one request costs (it must succeed), sorted: fields resolve concurrently. */
+  async function statementsOf({ query, variables, as }: Case): Promise<string[]> {
+    app.statements();
+    const answer = await app.gql(query, variables, { token: tokens[as] });
+    expect(answer.errors).toBeUndefined();
+    return app.statements().sort();
+  }
+
+  beforeAll(async () => {
+    app = await startCountingApp(kind);
+    const insert = async (email: string, role: 'admin' | 'customer') => {
+      const { rows } = (await app.db.execute(
+        sql`insert into users (email, name, role) values (${email}, 'Rows', ${role}) returning id`,
+      )) as unknown as { rows: { id: string }[] };
+      return { id: rows[0].id, email };
+    };
+    const customer = await insert('customer@rows.test', 'customer');
+    customerId = customer.id;
+    tokens.customer = app.tokenFor(customer);
+    tokens.admin = app.tokenFor(await insert('admin@rows.test', 'admin'));
+    await addRows(120); // every page asked for is full (paid orders: half of them)
+  });
+  afterAll(() => app?.close());
+
+  it('stay the same when the lists grow tenfold, and are at most three', async () => {
+    const before = new Map<string, string[]>();
+    for (const c of cases) before.set(c.name, await statementsOf(c));
+    await addRows(1200);
+    for (const c of cases) {
+      const after = await statementsOf(c);
+      expect({ name: c.name, statements: after }).toEqual({ name: c.name, statements: before.get(c.name) });
+      expect({ name: c.name, count: after.length <= 3 }).toEqual({ name: c.name, count: true });
+    }
+  });
+
+  it('a page that is not full is one statement: its total needs no count', async () => {
+    const lastPage = await statementsOf({
+      name: 'the last page of a search',
+      query: '{ parts(search: "grip", offset: 1310, limit: 20) { items { id } total } }',
+      as: 'customer',
+    });
+    expect(lastPage.filter((s) => /count\(/.test(s))).toEqual([]);
+    const answer = await app.gql<{ parts: { total: number; items: unknown[] } }>(
+      '{ parts(search: "grip", offset: 1310, limit: 20) { items { id } total } }',
+      {},
+      { token: tokens.customer },
+    );
+    expect(answer.data?.parts).toEqual({ items: expect.any(Array), total: 1320 });
+    expect(answer.data?.parts.items).toHaveLength(10);
+  });
+});

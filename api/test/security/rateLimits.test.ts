@@ -1,0 +1,332 @@
+import { eq } from 'drizzle-orm';
+import type { RateLimits } from '../../src/config';
+import { contactMessages, orders, parts, users } from '../../src/db/schema';
+import { addressKey, createWindowCounter, waitInWords } from '../../src/http/rateLimit';
+import { databaseKinds } from '../support/env';
+import { orderInput, partInput } from '../support/fixtures';
+import { emulatorSignUp, startTestApp, uniqueEmail, type TestApp, type TestUser } from '../support/testApp';
+
+/**
+ * Rate limits: sign-in token exchanges per client address and per email, contact messages per address,
+ * orders per user and per address. The attempt past the limit is answered 429 with Retry-After and a clear
+ * message, on GraphQL (code RATE_LIMITED) and REST alike (one counter for both), writes nothing, leaves other
+ * callers alone, and the window ends when it says.
+ */
+
+describe('the window counter', () => {
+  let t = 1_000_000;
+  const now = () => t;
+
+  it('allows max attempts per key in a window, then answers how long to wait; refusals do not count', () => {
+    const counter = createWindowCounter({ max: 3, windowMs: 60_000 }, now);
+    expect([counter.hit('a'), counter.hit('a'), counter.hit('a')]).toEqual([0, 0, 0]);
+    expect(counter.hit('a')).toBe(60_000);
+    t += 45_000;
+    expect(counter.hit('a')).toBe(15_000);
+    expect(counter.hit('b')).toBe(0); // other keys have their own window
+    t += 15_000;
+    expect(counter.hit('a')).toBe(0); // a new window
+    expect([counter.hit('a'), counter.hit('a'), counter.hit('a')]).toEqual([0, 0, 60_000]);
+  });
+
+  it('forgets ended windows, and holds at most maxKeys keys (the oldest go first)', () => {
+    const counter = createWindowCounter({ max: 1, windowMs: 1000 }, now, 100);
+    for (let i = 0; i < 250; i++) counter.hit(`k${i}`);
+    expect(counter.size).toBe(100);
+    expect(counter.hit('k249')).toBeGreaterThan(0); // the newest is still counted
+    expect(counter.hit('k0')).toBe(0); // the oldest was dropped
+    t += 1000;
+    counter.hit('fresh');
+    expect(counter.size).toBe(1);
+  });
+
+  it('counts IPv4 addresses as they are and IPv6 addresses by their /64', () => {
+    expect(addressKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:0db8:0001:0002:ffff:0:0:9')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+  });
+
+  it('says how long to wait in words, rounded up', () => {
+    expect([1, 1500, 59_000, 60_000, 61_000, 600_000, 3_600_000].map(waitInWords)).toEqual([
+      '1 second',
+      '2 seconds',
+      '59 seconds',
+      '1 minute',
+      '2 minutes',
+      '10 minutes',
+      '1 hour',
+    ]);
+  });
+});
+
+const generous = { max: 1000, windowMs: 60_000 };
+const tight = (max: number, windowMs: number) => ({ max, windowMs });
+const unlimited: RateLimits = {
+  signInPerAddress: generous,
+  signInPerEmail: generous,
+  contactPerAddress: generous,
+  ordersPerUser: generous,
+  ordersPerAddress: generous,
+};
+
+/** Requests from a given client address: the app trusts X-Forwarded-For from loopback, as from a local proxy. */
+const from = (address: string) => ({ 'x-forwarded-for': address });
+
+describe.each(databaseKinds)('rate limits over HTTP (%s)', (kind) => {
+  let t = Date.parse('2026-03-01T10:00:00Z');
+  const clock = { now: () => t };
+  let app: TestApp;
+  let restart: (limits: Partial<RateLimits>) => Promise<void>;
+
+  beforeAll(() => {
+    restart = async (limits) => {
+      await app?.close();
+      app = await startTestApp(kind, { rateLimits: { ...unlimited, ...limits } }, clock);
+    };
+  });
+  afterAll(() => app?.close());
+
+  const post = async (
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; retryAfter: string | null; body: Record<string, unknown> }> => {
+    const res = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as never };
+  };
+  const rest = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
+    const res = await fetch(`${app.url}/api${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as never };
+  };
+  /** A GraphQL refusal: 429, Retry-After, code RATE_LIMITED and the message. */
+  const limited = (message: string, retryAfter: string) => ({
+    status: 429,
+    retryAfter,
+    body: { data: null, errors: [expect.objectContaining({ message, extensions: { code: 'RATE_LIMITED' } })] },
+  });
+  /** A REST refusal: 429, Retry-After, {message}. */
+  const restLimited = (message: string, retryAfter: string) => ({ status: 429, retryAfter, body: { message } });
+
+  const signIn = (idToken: string, headers: Record<string, string>) =>
+    post(
+      {
+        query: 'mutation($idToken: String!) { signIn(idToken: $idToken) { token user { email } } }',
+        variables: { idToken },
+      },
+      headers,
+    );
+  const restSignIn = (email: string, idToken: string, headers: Record<string, string>) =>
+    rest('PUT', `/user/${encodeURIComponent(email)}`, {}, { authorization: `Bearer ${idToken}`, ...headers });
+  const userRows = (email: string) => app.server.database.db.select().from(users).where(eq(users.email, email));
+
+  describe('sign-in, per client address', () => {
+    beforeAll(() => restart({ signInPerAddress: tight(3, 10 * 60_000) }));
+
+    it('the 4th exchange from an address within 10 minutes is refused (GraphQL and REST share the count); others go on', async () => {
+      const a = from('198.51.100.1');
+      const rider = uniqueEmail('rider');
+      const idToken = await emulatorSignUp(rider, 'Secret#123');
+      expect((await signIn(idToken, a)).status).toBe(200);
+      expect((await restSignIn(rider, idToken, a)).status).toBe(200);
+      expect((await signIn('not-a-token', a)).status).toBe(401); // a failed attempt counts too
+      expect(await signIn(idToken, a)).toEqual(
+        limited('Too many sign-in attempts from your network. Try again in 10 minutes.', '600'),
+      );
+      expect(await restSignIn(rider, idToken, a)).toEqual(
+        restLimited('Too many sign-in attempts from your network. Try again in 10 minutes.', '600'),
+      );
+      // Another address is not affected.
+      expect((await signIn(idToken, from('198.51.100.2'))).status).toBe(200);
+    });
+
+    it('a refused first sign-in creates no account', async () => {
+      const a = from('198.51.100.3');
+      const spent = await emulatorSignUp(uniqueEmail('spent'), 'Secret#123');
+      for (let i = 0; i < 3; i++) expect((await signIn(spent, a)).status).toBe(200);
+      const newcomer = uniqueEmail('newcomer');
+      const idToken = await emulatorSignUp(newcomer, 'Secret#123');
+      expect((await signIn(idToken, a)).status).toBe(429);
+      expect(await userRows(newcomer)).toEqual([]);
+    });
+
+    it('the window ends when Retry-After said', async () => {
+      const a = from('2001:db8:5:6::1');
+      const idToken = await emulatorSignUp(uniqueEmail('patient'), 'Secret#123');
+      for (let i = 0; i < 3; i++) expect((await signIn(idToken, a)).status).toBe(200);
+      t += 4 * 60_000;
+      const refused = await signIn(idToken, from('2001:db8:5:6::2')); // the same /64
+      expect(refused).toEqual(limited('Too many sign-in attempts from your network. Try again in 6 minutes.', '360'));
+      t += 360_000;
+      expect((await signIn(idToken, a)).status).toBe(200);
+    });
+  });
+
+  describe('sign-in, per email (counted once the token is verified)', () => {
+    beforeAll(() => restart({ signInPerEmail: tight(2, 10 * 60_000) }));
+
+    it('the 3rd exchange for one account is refused from any address; other accounts go on', async () => {
+      const email = uniqueEmail('popular');
+      const idToken = await emulatorSignUp(email, 'Secret#123');
+      expect((await signIn(idToken, from('203.0.113.1'))).status).toBe(200);
+      expect((await restSignIn(email, idToken, from('203.0.113.2'))).status).toBe(200);
+      expect(await signIn(idToken, from('203.0.113.3'))).toEqual(
+        limited('Too many sign-ins to this account. Try again in 10 minutes.', '600'),
+      );
+      // Tokens that do not verify do not use up the account's allowance (nobody can lock another person out).
+      const other = uniqueEmail('other');
+      const otherToken = await emulatorSignUp(other, 'Secret#123');
+      for (let i = 0; i < 3; i++) expect((await restSignIn(other, 'forged', from('203.0.113.4'))).status).toBe(401);
+      expect((await signIn(otherToken, from('203.0.113.4'))).status).toBe(200);
+    });
+  });
+
+  describe('contact messages, per client address', () => {
+    beforeAll(() => restart({ contactPerAddress: tight(2, 60 * 60_000) }));
+    const message = (text: string) => ({
+      firstName: 'Rahim',
+      lastName: 'Uddin',
+      email: 'rahim@example.test',
+      message: text,
+    });
+    const sendContact = (text: string, headers: Record<string, string>) =>
+      post(
+        {
+          query: 'mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }',
+          variables: { input: message(text) },
+        },
+        headers,
+      );
+    const messageCount = async () => (await app.server.database.db.select().from(contactMessages)).length;
+
+    it('the 3rd message from an address within the hour is refused and not kept; other addresses go on', async () => {
+      const a = from('192.0.2.10');
+      expect((await sendContact('One', a)).status).toBe(200);
+      expect((await rest('POST', '/contact', message('Two'), a)).status).toBe(200);
+      const before = await messageCount();
+      expect(await sendContact('Three', a)).toEqual(
+        limited('Too many messages sent from your network. Try again in 1 hour.', '3600'),
+      );
+      expect(await rest('POST', '/contact', message('Three'), a)).toEqual(
+        restLimited('Too many messages sent from your network. Try again in 1 hour.', '3600'),
+      );
+      expect(await messageCount()).toBe(before);
+      expect((await sendContact('Hello', from('192.0.2.11'))).status).toBe(200);
+    });
+
+    it('aliases or a batch do not get around it: each message counts', async () => {
+      const a = from('192.0.2.20');
+      const before = await messageCount();
+      const aliased = await post(
+        {
+          query: `mutation($input: ContactInput!) {
+            m1: sendContactMessage(input: $input) { id }
+            m2: sendContactMessage(input: $input) { id }
+            m3: sendContactMessage(input: $input) { id }
+          }`,
+          variables: { input: message('Spam') },
+        },
+        a,
+      );
+      expect(aliased.status).toBe(429);
+      expect(await messageCount()).toBe(before + 2);
+      const batch = await post(
+        [1, 2].map((i) => ({
+          query: 'mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }',
+          variables: { input: message(`Batch ${i}`) },
+        })),
+        from('192.0.2.21'),
+      );
+      expect(batch.status).toBe(200);
+      expect(
+        (
+          await post(
+            [1, 2, 3].map((i) => ({
+              query: 'mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }',
+              variables: { input: message(`Batch ${i}`) },
+            })),
+            from('192.0.2.22'),
+          )
+        ).status,
+      ).toBe(429);
+      expect(await messageCount()).toBe(before + 2 + 2 + 2);
+    });
+  });
+
+  describe('orders', () => {
+    let partId: string;
+    const stock = async () =>
+      (await app.server.database.db.select().from(parts).where(eq(parts.id, partId)))[0].available;
+    const ordersOf = async (user: TestUser) =>
+      (await app.server.database.db.select().from(orders).where(eq(orders.userId, user.userId))).length;
+    const placeOrder = (user: TestUser, headers: Record<string, string>) =>
+      post(
+        {
+          query: 'mutation($input: PlaceOrderInput!) { placeOrder(input: $input) { id } }',
+          variables: { input: orderInput(partId) },
+        },
+        { authorization: `Bearer ${user.token}`, ...headers },
+      );
+    const restPlaceOrder = (user: TestUser, headers: Record<string, string>) =>
+      rest('POST', '/orders', orderInput(partId), { authorization: `Bearer ${user.token}`, ...headers });
+    const addStockedPart = async () => {
+      const admin = await app.signUp({ admin: true });
+      const actor = await app.server.services.users.actorFor(admin.userId);
+      partId = (await app.server.services.parts.addPart(actor, partInput({ available: 1000 }))).id;
+    };
+
+    describe('per user', () => {
+      beforeAll(async () => {
+        await restart({ ordersPerUser: tight(2, 60 * 60_000) });
+        await addStockedPart();
+      });
+
+      it('a customer’s 3rd order within the hour is refused: no order, no stock taken; other customers go on', async () => {
+        const [rider, neighbour] = [await app.signUp(), await app.signUp()];
+        const a = from('198.51.100.50');
+        expect((await placeOrder(rider, a)).status).toBe(200);
+        expect((await restPlaceOrder(rider, from('198.51.100.51'))).status).toBe(200);
+        const before = await stock();
+        expect(await placeOrder(rider, from('198.51.100.52'))).toEqual(
+          limited('You are placing orders too quickly. Try again in 1 hour.', '3600'),
+        );
+        expect(await restPlaceOrder(rider, a)).toEqual(
+          restLimited('You are placing orders too quickly. Try again in 1 hour.', '3600'),
+        );
+        expect(await stock()).toBe(before);
+        expect(await ordersOf(rider)).toBe(2);
+        expect((await placeOrder(neighbour, a)).status).toBe(200);
+      });
+    });
+
+    describe('per client address', () => {
+      beforeAll(async () => {
+        await restart({ ordersPerAddress: tight(2, 60 * 60_000) });
+        await addStockedPart();
+      });
+
+      it('the 3rd order from one address is refused whoever places it; other addresses go on', async () => {
+        const [first, second, elsewhere] = [await app.signUp(), await app.signUp(), await app.signUp()];
+        const a = from('203.0.113.80');
+        expect((await placeOrder(first, a)).status).toBe(200);
+        expect((await restPlaceOrder(second, a)).status).toBe(200);
+        const before = await stock();
+        expect(await placeOrder(first, a)).toEqual(
+          limited('Too many orders placed from your network. Try again in 1 hour.', '3600'),
+        );
+        expect(await stock()).toBe(before);
+        expect(await ordersOf(first)).toBe(1);
+        expect((await placeOrder(elsewhere, from('203.0.113.81'))).status).toBe(200);
+      });
+    });
+  });
+});

@@ -1,0 +1,427 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { is } from 'drizzle-orm';
+import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
+import { buildSchema, type GraphQLField, type GraphQLObjectType } from 'graphql';
+import { defaultRateLimits, type RateLimits } from '../../src/config';
+import * as tables from '../../src/db/schema';
+import { createRestRouter } from '../../src/rest/restRouter';
+import { card, createIntent, dataOf, payWithCard, startHarness, tag, type Harness } from '../graphql/helpers';
+import { goodCard, restOrderInput } from '../rest/restSupport';
+import { databaseKinds } from '../support/env';
+import { addPart, orderInput, partInput, payOrder, placeOrder } from '../support/fixtures';
+import type { TestUser } from '../support/testApp';
+import { securityDocPath, withRightsSection } from './renderRights';
+import { callerKeys, graphqlCodeOf, rightsMatrix, type CallerKey, type RightsRow } from './rightsMatrix';
+
+// One app per database kind runs some 650 requests; the machine may be loaded.
+jest.setTimeout(240_000);
+
+/** One request: a GraphQL operation, or a call of the REST shim (path under /api). */
+type Call =
+  | { query: string; variables?: Record<string, unknown> }
+  | { method: string; path: string; body?: unknown; headers?: Record<string, string> };
+
+/** The targets rows are about, all the customer's (`account` is a customer account for the admin rows). */
+interface Targets {
+  /** A part with plenty of stock. */
+  part(): Promise<string>;
+  /** The customer's unpaid order. */
+  unpaidOrder(): Promise<string>;
+  /** The customer's unpaid order with a payment intent the card has not paid yet. */
+  pendingIntent(): Promise<{ orderId: string; intentId: string }>;
+  /** The customer's unpaid order whose intent the card has paid, not confirmed yet. */
+  succeededIntent(): Promise<{ orderId: string; intentId: string }>;
+  /** The customer's paid order. */
+  paidOrder(): Promise<string>;
+  /** A part the customer has paid for and not reviewed. */
+  paidPart(): Promise<string>;
+  /** A customer's account. */
+  account(): Promise<TestUser>;
+}
+
+interface World {
+  customer: TestUser;
+}
+
+const gql = (query: string, variables?: Record<string, unknown>): Call => ({ query, variables });
+const rest = (method: string, urlPath: string, body?: unknown, headers?: Record<string, string>): Call => ({
+  method,
+  path: urlPath,
+  body,
+  headers,
+});
+
+const contact = { firstName: 'Ana', lastName: 'Rider', email: 'ana@example.test', message: 'Do you ship to Sylhet?' };
+
+/** How to call each row of the matrix against its target. */
+const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
+  'Query.parts': async () => gql('{ parts { total items { id } } }'),
+  'Query.part': async (t) => gql('query($id: ID!) { part(id: $id) { id name } }', { id: await t.part() }),
+  'Query.popularParts': async () => gql('{ popularParts { id } }'),
+  'Query.reviews': async () => gql('{ reviews { id name email } }'),
+  'Query.paymentSettings': async () => gql('{ paymentSettings { mode } }'),
+  'Query.clientSettings': async () => gql('{ clientSettings { demoMode } }'),
+  'Query.me': async () => gql('{ me { id email education } }'),
+  'Query.myOrders': async () => gql('{ myOrders { total items { id address } } }'),
+  'Query.myPayments': async () => gql('{ myPayments { id email } }'),
+  'Query.order': async (t) =>
+    gql('query($id: ID!) { order(id: $id) { id email address } }', { id: await t.unpaidOrder() }),
+  'Query.orders': async () => gql('{ orders { total items { id email address } } }'),
+  'Query.users': async () => gql('{ users { total items { id email education } } }'),
+  'Query.isAdmin': async (_t, w) =>
+    gql('query($email: String!) { isAdmin(email: $email) }', { email: w.customer.email }),
+  'Query.contactMessages': async () => gql('{ contactMessages { total } }'),
+  'Mutation.signIn': async (_t, w) =>
+    gql('mutation($idToken: String!) { signIn(idToken: $idToken) { token user { id } } }', {
+      idToken: w.customer.idToken,
+    }),
+  'Mutation.updateProfile': async () =>
+    gql('mutation($input: ProfileInput!) { updateProfile(input: $input) { id } }', { input: { location: 'Sylhet' } }),
+  'Mutation.addPart': async () =>
+    gql('mutation($input: PartInput!) { addPart(input: $input) { id } }', { input: partInput() }),
+  'Mutation.deletePart': async (t) => gql('mutation($id: ID!) { deletePart(id: $id) }', { id: await t.part() }),
+  'Mutation.placeOrder': async (t) =>
+    gql('mutation($input: PlaceOrderInput!) { placeOrder(input: $input) { id } }', {
+      input: orderInput(await t.part()),
+    }),
+  'Mutation.cancelOrder': async (t) =>
+    gql('mutation($id: ID!) { cancelOrder(id: $id) }', { id: await t.unpaidOrder() }),
+  'Mutation.createPaymentIntent': async (t) =>
+    gql('mutation($id: ID!) { createPaymentIntent(orderId: $id) { id } }', { id: await t.unpaidOrder() }),
+  'Mutation.payWithTestCard': async (t) =>
+    gql(
+      'mutation($id: ID!, $card: TestCardInput!) { payWithTestCard(paymentIntentId: $id, card: $card) { succeeded } }',
+      { id: (await t.pendingIntent()).intentId, card: card('4242 4242 4242 4242') },
+    ),
+  'Mutation.confirmPayment': async (t) => {
+    const { orderId, intentId } = await t.succeededIntent();
+    return gql('mutation($id: ID!, $intent: ID!) { confirmPayment(orderId: $id, paymentIntentId: $intent) { id } }', {
+      id: orderId,
+      intent: intentId,
+    });
+  },
+  'Mutation.markOrderShipped': async (t) =>
+    gql('mutation($id: ID!) { markOrderShipped(id: $id) { id } }', { id: await t.paidOrder() }),
+  'Mutation.addReview': async (t) =>
+    gql('mutation($input: ReviewInput!) { addReview(input: $input) { id } }', {
+      input: { partId: await t.paidPart(), text: 'Fits my bike.' },
+    }),
+  'Mutation.grantAdmin': async (t) =>
+    gql('mutation($email: String!) { grantAdmin(email: $email) { id } }', { email: (await t.account()).email }),
+  'Mutation.deleteUser': async (t) =>
+    gql('mutation($id: ID!) { deleteUser(id: $id) }', { id: (await t.account()).userId }),
+  'Mutation.sendContactMessage': async () =>
+    gql('mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }', { input: contact }),
+
+  'GET /api/parts': async () => rest('GET', '/parts?limit=5'),
+  'GET /api/parts/{partId}': async (t) => rest('GET', `/parts/${await t.part()}`),
+  'POST /api/parts': async () => rest('POST', '/parts', partInput()),
+  'DELETE /api/part/{id}': async (t) => rest('DELETE', `/part/${await t.part()}`),
+  'GET /api/reviews': async () => rest('GET', '/reviews'),
+  'POST /api/reviews': async (t) => rest('POST', '/reviews', { partId: await t.paidPart(), text: 'Fits my bike.' }),
+  'POST /api/orders': async (t) => rest('POST', '/orders', restOrderInput(await t.part())),
+  'GET /api/orders': async () => rest('GET', '/orders'),
+  'GET /api/orders/filter': async (_t, w) =>
+    rest('GET', `/orders/filter?email=${encodeURIComponent(w.customer.email)}`),
+  'GET /api/order/{orderId}': async (t) => rest('GET', `/order/${await t.unpaidOrder()}`),
+  'DELETE /api/order/{id}': async (t) => rest('DELETE', `/order/${await t.unpaidOrder()}`),
+  'PATCH /api/order/{id}': async (t) => {
+    const { orderId, intentId } = await t.succeededIntent();
+    return rest('PATCH', `/order/${orderId}`, { transactionId: intentId });
+  },
+  'PATCH /api/order/{id}/shipped': async (t) => rest('PATCH', `/order/${await t.paidOrder()}/shipped`),
+  'POST /api/create-payment-intent': async (t) =>
+    rest('POST', '/create-payment-intent', { orderId: await t.unpaidOrder() }),
+  'POST /api/test-gateway/pay': async (t) =>
+    rest('POST', '/test-gateway/pay', { paymentIntentId: (await t.pendingIntent()).intentId, card: goodCard }),
+  'GET /api/payments/filter': async (_t, w) =>
+    rest('GET', `/payments/filter?email=${encodeURIComponent(w.customer.email)}`),
+  'GET /api/users': async () => rest('GET', '/users'),
+  'PUT /api/user/admin/{email}': async (t) => rest('PUT', `/user/admin/${(await t.account()).email}`),
+  'GET /api/admin/{email}': async (_t, w) => rest('GET', `/admin/${w.customer.email}`),
+  'GET /api/user/{email}': async (_t, w) => rest('GET', `/user/${w.customer.email}`),
+  'PUT /api/user/{email}': async (_t, w) => rest('PUT', `/user/${w.customer.email}`, { location: 'Sylhet' }),
+  'DELETE /api/user/{id}': async (t) => rest('DELETE', `/user/${(await t.account()).userId}`),
+  'POST /api/contact': async () => rest('POST', '/contact', contact),
+  'GET /api/contact': async () => rest('GET', '/contact'),
+  'POST /api/stripe/webhook': async (t) => {
+    const { orderId, intentId } = await t.pendingIntent();
+    const event = { type: 'payment_intent.succeeded', data: { object: { id: intentId, metadata: { orderId } } } };
+    return rest('POST', '/stripe/webhook', JSON.stringify(event), { 'content-type': 'application/json' });
+  },
+};
+
+/** Reads do not write: GraphQL queries and REST GETs. Their allowed calls must change nothing either. */
+const isRead = (row: RightsRow) => row.operation.startsWith('Query.') || row.operation.startsWith('GET ');
+
+/** Every route the REST router registers, as `METHOD /api/path/{param}`. */
+function restRoutes(): string[] {
+  // The router only stores the services; building it with none is enough to read its routes.
+  const router = createRestRouter({} as never, {} as never) as unknown as {
+    stack: { route?: { path: string; methods: Record<string, boolean> } }[];
+  };
+  return router.stack.flatMap(({ route }) =>
+    route
+      ? Object.keys(route.methods).map((m) => `${m.toUpperCase()} /api${route.path.replace(/:(\w+)/g, '{$1}')}`)
+      : [],
+  );
+}
+
+const schema = buildSchema(readFileSync(path.resolve(__dirname, '../../../schema.graphql'), 'utf8'));
+const rootFields = (type: GraphQLObjectType | null | undefined) =>
+  Object.values(type?.getFields() ?? {}).map((field) => [`${type?.name}.${field.name}`, field] as const);
+const schemaFields = [...rootFields(schema.getQueryType()), ...rootFields(schema.getMutationType())];
+
+/** Who the schema's directives let in: nobody needed, `@auth`, or `@hasRole(role: ADMIN)`. */
+function declaredAccess(field: GraphQLField<unknown, unknown>): string {
+  const directives = field.astNode?.directives ?? [];
+  const role = directives.find((d) => d.name.value === 'hasRole')?.arguments?.find((a) => a.name.value === 'role');
+  if (role) return role.value.kind === 'EnumValue' ? `role ${role.value.value}` : 'role ?';
+  if (directives.some((d) => d.name.value === 'auth')) return 'signed in';
+  return 'public';
+}
+
+/** The same, as the matrix's anonymous, customer and admin columns say it. */
+function matrixAccess(row: RightsRow): string {
+  const { anonymous, customer, admin } = row.expected;
+  if (anonymous === 'ok') return 'public';
+  if (anonymous === 401 && customer === 403 && admin === 'ok') return 'role ADMIN';
+  if (anonymous === 401) return 'signed in';
+  return `anonymous ${anonymous}`;
+}
+
+describe('the rights matrix (api/test/security/rightsMatrix.ts)', () => {
+  it('lists every Query and Mutation field of schema.graphql, and nothing else', () => {
+    const listed = rightsMatrix.filter((r) => r.api === 'graphql').map((r) => r.operation);
+    expect(listed.sort()).toEqual(schemaFields.map(([name]) => name).sort());
+  });
+
+  it('lists every route the REST router registers, and nothing else', () => {
+    const listed = rightsMatrix.filter((r) => r.api === 'rest').map((r) => r.operation);
+    expect(listed.sort()).toEqual(restRoutes().sort());
+  });
+
+  it("agrees with the schema's @auth and @hasRole(role: ADMIN) on every GraphQL operation", () => {
+    const declared = Object.fromEntries(schemaFields.map(([name, field]) => [name, declaredAccess(field)]));
+    const graphqlRows = rightsMatrix.filter((r) => r.api === 'graphql');
+    expect(Object.fromEntries(graphqlRows.map((r) => [r.operation, matrixAccess(r)]))).toEqual(declared);
+  });
+
+  it('has a request for every row, and none for an operation it does not list', () => {
+    expect(Object.keys(calls).sort()).toEqual(rightsMatrix.map((r) => r.operation).sort());
+  });
+
+  it('is what docs/security.md shows', async () => {
+    const doc = readFileSync(securityDocPath, 'utf8');
+    const regenerate =
+      'Run `node --import tsx api/test/security/renderRights.ts` to rewrite its "Rights matrix" section.';
+    expect({ upToDate: (await withRightsSection(doc)) === doc, regenerate }).toEqual({ upToDate: true, regenerate });
+  });
+});
+
+/** Every row of every table, as text, so that two snapshots compare row by row. */
+type Snapshot = Record<string, string[]>;
+
+async function snapshot(h: Harness): Promise<Snapshot> {
+  const { db } = h.app.server.database;
+  const all = (Object.values(tables) as unknown[]).filter((value): value is PgTable => is(value, PgTable));
+  const entries = await Promise.all(
+    all.map(async (table) => {
+      const rows = await db.select().from(table);
+      return [getTableConfig(table).name, rows.map((row) => JSON.stringify(row)).sort()] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+/** The rows that differ between two snapshots, per table. */
+function changes(before: Snapshot, after: Snapshot): string[] {
+  return Object.keys(after).flatMap((name) => [
+    ...after[name].filter((row) => !before[name]?.includes(row)).map((row) => `${name} +${row}`),
+    ...(before[name] ?? []).filter((row) => !after[name].includes(row)).map((row) => `${name} -${row}`),
+  ]);
+}
+
+/** Runs `work` on every item, `size` at a time. */
+async function inPool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
+}
+
+interface Answer {
+  /** `ok`, a refusal's status, or what came instead. */
+  outcome: string;
+  text: string;
+}
+
+async function send(h: Harness, call: Call, token: string | undefined): Promise<Answer> {
+  if ('query' in call) {
+    const result = await h.app.gql(call.query, call.variables, token);
+    const text = JSON.stringify(result);
+    const error = result.errors?.[0];
+    if (!error) return { outcome: result.status === 200 && result.data ? 'ok' : `HTTP ${result.status}`, text };
+    const code = error.extensions?.code;
+    const status = Object.entries(graphqlCodeOf).find(([, c]) => c === code)?.[0];
+    // UNAUTHENTICATED and FORBIDDEN carry their HTTP status, as on the REST shim; other refusals answer 200.
+    const httpStatus = status === '401' || status === '403' ? Number(status) : 200;
+    if (status && result.status === httpStatus) return { outcome: status, text };
+    return { outcome: `${code} with HTTP ${result.status}: ${error.message}`, text };
+  }
+  const result = await h.app.rest(call.method, call.path, call.body, token, call.headers);
+  const text = JSON.stringify(result.body);
+  if (result.status === 200) return { outcome: 'ok', text };
+  const message = (result.body as { message?: unknown } | null)?.message;
+  return {
+    outcome: typeof message === 'string' && message ? String(result.status) : `${result.status}: ${text}`,
+    text,
+  };
+}
+
+describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (kind) => {
+  let h: Harness;
+  let customer: TestUser;
+  let tokens: Record<CallerKey, string | undefined>;
+  let shared: Targets;
+  let fresh: Targets;
+  /** Written into the customer's profile and order addresses: no answer to anyone else may carry it. */
+  const marker = `private-${tag()}`;
+
+  beforeAll(async () => {
+    // Rate limits are another matter (docs/security.md, Limits); this suite signs the customer in a dozen times.
+    const noRateLimits = Object.fromEntries(Object.keys(defaultRateLimits).map((rule) => [rule, null]));
+    h = await startHarness(kind, { rateLimits: noRateLimits as unknown as RateLimits });
+    const { app } = h;
+    const [admin, other, deleted] = await Promise.all([h.signUp({ admin: true }), h.signUp(), h.signUp()]);
+    customer = await h.signUp();
+    dataOf(await app.gql('mutation($id: ID!) { deleteUser(id: $id) }', { id: deleted.userId }, admin.token));
+    dataOf(
+      await app.gql(
+        'mutation($input: ProfileInput!) { updateProfile(input: $input) { id } }',
+        { input: { education: marker, location: marker } },
+        customer.token,
+      ),
+    );
+    tokens = {
+      anonymous: undefined,
+      customer: customer.token,
+      other: other.token,
+      admin: admin.token,
+      expired: h.badTokens.expired(customer),
+      secret: h.badTokens.forged(customer),
+      none: h.badTokens.unsigned(customer),
+      deleted: deleted.token,
+      junk: h.badTokens.random,
+      idToken: customer.idToken,
+      otherIdToken: other.idToken,
+    };
+
+    const newPart = () => addPart(app, admin.token, { available: 100_000, minOrder: 1 });
+    const stockedPart = await newPart();
+    const newOrder = async (partId = stockedPart) =>
+      (await placeOrder(app, customer.token, partId, { orderAmount: 1, address: marker })).id;
+    const newIntent = async () => {
+      const orderId = await newOrder();
+      return { orderId, intentId: dataOf(await createIntent(app, orderId, customer.token)).createPaymentIntent.id };
+    };
+    const makers: Targets = {
+      part: newPart,
+      unpaidOrder: () => newOrder(),
+      pendingIntent: newIntent,
+      async succeededIntent() {
+        const intent = await newIntent();
+        dataOf(await payWithCard(app, intent.intentId, '4242 4242 4242 4242', customer.token));
+        return intent;
+      },
+      async paidOrder() {
+        const orderId = await newOrder();
+        const paid = await payOrder(app, customer.token, orderId);
+        dataOf(paid.confirm);
+        return orderId;
+      },
+      async paidPart() {
+        const partId = await newPart();
+        dataOf((await payOrder(app, customer.token, await newOrder(partId))).confirm);
+        return partId;
+      },
+      account: () => h.signUp(),
+    };
+    // Refused calls and reads all go to one target per row, the customer's; a call that is let through
+    // consumes its target (cancels it, pays it, deletes it), so each gets a new one.
+    const cache = new Map<string, Promise<unknown>>();
+    const once = <K extends keyof Targets>(key: K, make: Targets[K]) =>
+      (() => {
+        if (!cache.has(key)) cache.set(key, make());
+        return cache.get(key);
+      }) as Targets[K];
+    shared = {
+      part: once('part', async () => stockedPart),
+      unpaidOrder: once('unpaidOrder', makers.unpaidOrder),
+      pendingIntent: once('pendingIntent', makers.pendingIntent),
+      succeededIntent: once('succeededIntent', makers.succeededIntent),
+      paidOrder: once('paidOrder', makers.paidOrder),
+      paidPart: once('paidPart', makers.paidPart),
+      account: once('account', async () => customer),
+    };
+    fresh = makers;
+  });
+  afterAll(() => h?.app.close());
+
+  it("answers each as the matrix says; refusals and reads change nothing, tell nobody else the customer's data; allowed writes take effect", async () => {
+    const world: World = { customer };
+    const mismatches: string[] = [];
+    const leaks: string[] = [];
+    const check = (row: RightsRow, caller: CallerKey, answer: Answer) => {
+      if (answer.outcome !== String(row.expected[caller])) {
+        mismatches.push(`${row.operation} × ${caller}: expected ${row.expected[caller]}, got ${answer.outcome}`);
+      }
+    };
+
+    // 1. Every refusal, and every read: the database must be exactly as before, row for row.
+    const prepared = new Map<string, Call>();
+    for (const row of rightsMatrix) prepared.set(row.operation, await calls[row.operation](shared, world));
+    const cells = rightsMatrix.flatMap((row) =>
+      callerKeys.filter((caller) => isRead(row) || row.expected[caller] !== 'ok').map((caller) => ({ row, caller })),
+    );
+    const before = await snapshot(h);
+    await inPool(cells, 6, async ({ row, caller }) => {
+      const answer = await send(h, prepared.get(row.operation) as Call, tokens[caller]);
+      check(row, caller, answer);
+      const text = answer.text.toLowerCase();
+      if (caller !== 'customer' && caller !== 'admin' && (text.includes(marker) || text.includes(customer.email))) {
+        leaks.push(`${row.operation} × ${caller}: ${answer.text.slice(0, 300)}`);
+      }
+    });
+    const changedByRefusals = changes(before, await snapshot(h));
+
+    // 2. Every allowed write, one at a time on a target of its own: it succeeds, and the database changes.
+    const noEffect: string[] = [];
+    for (const row of rightsMatrix.filter((r) => !isRead(r))) {
+      for (const caller of callerKeys.filter((c) => row.expected[c] === 'ok')) {
+        const call = await calls[row.operation](fresh, world);
+        const beforeWrite = await snapshot(h);
+        const answer = await send(h, call, tokens[caller]);
+        check(row, caller, answer);
+        if (answer.outcome === 'ok' && changes(beforeWrite, await snapshot(h)).length === 0) {
+          noEffect.push(`${row.operation} × ${caller}`);
+        }
+      }
+    }
+
+    expect({ mismatches, leaks, changedByRefusals, noEffect }).toEqual({
+      mismatches: [],
+      leaks: [],
+      changedByRefusals: [],
+      noEffect: [],
+    });
+    // Every cell was sent: the refusals and reads above, the allowed writes after.
+    const allowedWrites = rightsMatrix
+      .filter((r) => !isRead(r))
+      .reduce((n, r) => n + callerKeys.filter((c) => r.expected[c] === 'ok').length, 0);
+    expect(cells.length + allowedWrites).toBe(rightsMatrix.length * callerKeys.length);
+  });
+});

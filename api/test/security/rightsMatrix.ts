@@ -1,0 +1,151 @@
+/**
+ * The rights matrix: every GraphQL operation (each Query and Mutation field of schema.graphql) and every
+ * /api route, with the answer each kind of caller gets. It is data: `rights.test.ts` runs every cell against
+ * a real app, fails when the schema or the REST router gains an operation this table does not list, and
+ * fails when docs/security.md shows another table (`renderRights.ts` writes it).
+ *
+ * Each row names its target. "customer" is the customer the target belongs to; "other" is another customer
+ * sending the very same request; the token columns send it with the customer's identity in a token the
+ * server must not accept as an access token.
+ */
+
+/** The callers, in column order, and what each sends. */
+export const callers = {
+  anonymous: { title: 'anonymous', means: 'no `Authorization` header' },
+  customer: { title: 'customer', means: 'the access token of the customer the target belongs to' },
+  other: { title: 'other customer', means: "another customer's access token (the target is not theirs)" },
+  admin: { title: 'admin', means: "an admin's access token" },
+  expired: { title: 'expired', means: "the customer's access token, signed with the server's secret, expired" },
+  secret: { title: 'other secret', means: "the customer's claims signed (HS256) with a secret not the server's" },
+  none: { title: 'alg none', means: "the customer's claims in an unsigned token (`alg: none`)" },
+  deleted: { title: 'deleted user', means: 'the access token of a user an admin has since deleted' },
+  junk: { title: 'not a JWT', means: 'a bearer token that is random bytes' },
+  idToken: {
+    title: 'own ID token',
+    means: "the customer's Firebase ID token (from the Auth emulator) as bearer, instead of an access token",
+  },
+  otherIdToken: { title: "other's ID token", means: "another account's Firebase ID token as bearer" },
+} as const;
+
+export type CallerKey = keyof typeof callers;
+export const callerKeys = Object.keys(callers) as CallerKey[];
+
+/** `ok`, or the refusal: an HTTP status on /api, the matching `extensions.code` on /graphql. */
+export type Expected = 'ok' | 400 | 401 | 403 | 404 | 409;
+
+/** The GraphQL code of each refusal status (GraphQL answers 401 and 403 with that HTTP status too). */
+export const graphqlCodeOf = {
+  400: 'BAD_USER_INPUT',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+} as const;
+
+export interface RightsRow {
+  /** `Query.field` / `Mutation.field`, or `METHOD /api/path/{param}` as the REST router registers it. */
+  operation: string;
+  api: 'graphql' | 'rest';
+  /** What the request is about, and whose it is. */
+  target: string;
+  expected: Record<CallerKey, Expected>;
+}
+
+const graphql = `
+| operation                    | anonymous | customer | other | admin | expired | secret | none | deleted | junk | idToken | otherIdToken | target                                                  |
+| Query.parts                  | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the first page of parts                                 |
+| Query.part                   | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a part                                                  |
+| Query.popularParts           | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the most ordered parts                                  |
+| Query.reviews                | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the latest reviews                                      |
+| Query.paymentSettings        | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the payment mode                                        |
+| Query.clientSettings         | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the web client's settings                               |
+| Query.me                     | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own profile                                |
+| Query.myOrders               | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own orders                                 |
+| Query.myPayments             | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own payments                               |
+| Query.order                  | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's order                                    |
+| Query.orders                 | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every order                                             |
+| Query.users                  | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every user                                              |
+| Query.isAdmin                | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email                                    |
+| Query.contactMessages        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every contact message                                   |
+| Mutation.signIn              | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the customer's Firebase ID token, as the argument       |
+| Mutation.updateProfile       | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own profile                                |
+| Mutation.addPart             | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
+| Mutation.deletePart          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part                                                  |
+| Mutation.placeOrder          | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order for the caller of a part in stock              |
+| Mutation.cancelOrder         | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's unpaid order                             |
+| Mutation.createPaymentIntent | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's unpaid order                             |
+| Mutation.payWithTestCard     | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a payment intent for the customer's unpaid order        |
+| Mutation.confirmPayment      | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's order, its intent paid by card           |
+| Mutation.markOrderShipped    | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's paid order                               |
+| Mutation.addReview           | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part the customer has paid for                        |
+| Mutation.grantAdmin          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email                                    |
+| Mutation.deleteUser          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's account                                  |
+| Mutation.sendContactMessage  | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a new contact message                                   |
+`;
+
+const rest = `
+| operation                        | anonymous | customer | other | admin | expired | secret | none | deleted | junk | idToken | otherIdToken | target                                                  |
+| GET /api/parts                   | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the first page of parts                                 |
+| GET /api/parts/{partId}          | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a part                                                  |
+| POST /api/parts                  | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
+| DELETE /api/part/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part                                                  |
+| GET /api/reviews                 | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the latest reviews                                      |
+| POST /api/reviews                | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part the customer has paid for                        |
+| POST /api/orders                 | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order for the caller of a part in stock              |
+| GET /api/orders                  | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every order                                             |
+| GET /api/orders/filter           | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's orders (?email=)                         |
+| GET /api/order/{orderId}         | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's order                                    |
+| DELETE /api/order/{id}           | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's unpaid order                             |
+| PATCH /api/order/{id}            | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's order, its intent paid by card           |
+| PATCH /api/order/{id}/shipped    | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's paid order                               |
+| POST /api/create-payment-intent  | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's unpaid order                             |
+| POST /api/test-gateway/pay       | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a payment intent for the customer's unpaid order        |
+| GET /api/payments/filter         | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's payments (?email=)                       |
+| GET /api/users                   | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every user                                              |
+| PUT /api/user/admin/{email}      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email                                    |
+| GET /api/admin/{email}           | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email                                    |
+| GET /api/user/{email}            | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's profile                                  |
+| PUT /api/user/{email}            | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | ok      | 403          | the customer's profile: update, or sign-in by ID token  |
+| DELETE /api/user/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's account                                  |
+| POST /api/contact                | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a new contact message                                   |
+| GET /api/contact                 | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every contact message                                   |
+| POST /api/stripe/webhook         | 400       | 400      | 400   | 400   | 400     | 400    | 400  | 400     | 400  | 400     | 400          | a payment_intent.succeeded event, no signature          |
+`;
+
+const expectedValues: Record<string, Expected> = { ok: 'ok', 400: 400, 401: 401, 403: 403, 404: 404, 409: 409 };
+
+/** Reads one of the tables above; throws on a column, cell or row it does not expect. */
+function parseTable(text: string, api: RightsRow['api']): RightsRow[] {
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((line) =>
+      line
+        .trim()
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
+  const [header, ...rows] = lines;
+  const expectedHeader = ['operation', ...callerKeys, 'target'];
+  if (header.join() !== expectedHeader.join()) {
+    throw new Error(`rights matrix: the columns must be ${expectedHeader.join(', ')}; got ${header.join(', ')}`);
+  }
+  return rows.map((cells) => {
+    const [operation, ...rest] = cells;
+    if (cells.length !== header.length) throw new Error(`rights matrix: ${operation} has ${cells.length} cells`);
+    const expected = Object.fromEntries(
+      callerKeys.map((key, i) => {
+        const value = expectedValues[rest[i]];
+        if (value === undefined) throw new Error(`rights matrix: ${operation} × ${key}: unknown answer "${rest[i]}"`);
+        return [key, value];
+      }),
+    ) as Record<CallerKey, Expected>;
+    return { operation, api, target: rest[callerKeys.length], expected };
+  });
+}
+
+export const rightsMatrix: RightsRow[] = [...parseTable(graphql, 'graphql'), ...parseTable(rest, 'rest')];
+
+const duplicates = rightsMatrix.filter((row, i) => rightsMatrix.findIndex((r) => r.operation === row.operation) !== i);
+if (duplicates.length) throw new Error(`rights matrix: listed twice: ${duplicates.map((r) => r.operation).join(', ')}`);

@@ -1,0 +1,118 @@
+import { MockedProvider } from '@apollo/client/testing';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { AuthProvider, useAuth } from '../../src/features/auth/AuthProvider';
+import { SignInDocument } from '../../src/generated/graphql';
+import { clearAccessToken, getAccessToken, setAccessToken } from '../../src/lib/session';
+
+// The identity SDK, as far as the provider uses it; the factory runs when the SDK is first loaded.
+const mockSdkLoaded = jest.fn();
+const mockFirebaseUser = { current: null as null | Record<string, unknown> };
+jest.mock('firebase/auth', () => {
+  mockSdkLoaded();
+  return {
+    onAuthStateChanged: (_auth: unknown, listener: (user: unknown) => void) => {
+      void Promise.resolve().then(() => listener(mockFirebaseUser.current));
+      return () => {};
+    },
+    signInWithEmailAndPassword: async () => ({ user: mockFirebaseUser.current }),
+    signOut: async () => {},
+  };
+});
+jest.mock('../../src/lib/firebase', () => ({ firebaseAuth: () => ({ name: 'test auth' }) }));
+jest.mock('../../src/app/ClientSettings', () => ({
+  useClientSettings: () => ({
+    demoMode: false,
+    firebase: { apiKey: 'k', authDomain: 'd', projectId: 'p', emulatorUrl: null },
+    payments: { mode: 'TEST', publishableKey: null },
+  }),
+}));
+
+const rider = {
+  uid: 'u1',
+  email: 'rider@example.com',
+  displayName: 'Rider',
+  photoURL: '',
+  getIdToken: async () => 'id',
+};
+
+/** A token the provider can read the email of (the server, not the browser, checks the signature). */
+const riderToken = `h.${btoa(JSON.stringify({ email: 'rider@example.com', exp: Math.floor(Date.now() / 1000) + 3600 }))}.sig`;
+
+let auth: ReturnType<typeof useAuth>;
+function Status() {
+  auth = useAuth();
+  return <output data-testid="status">{`${auth.status} ${auth.user?.email ?? ''}`.trim()}</output>;
+}
+
+const signIn = {
+  request: { query: SignInDocument, variables: { idToken: 'id', profile: { name: 'Rider', avatar: '' } } },
+  result: {
+    data: {
+      signIn: {
+        __typename: 'SignInResult',
+        token: riderToken,
+        user: {
+          __typename: 'User',
+          id: 'u1',
+          email: 'rider@example.com',
+          name: 'Rider',
+          avatar: '',
+          phone: '',
+          education: '',
+          location: '',
+          linkedIn: '',
+          role: 'CUSTOMER',
+          isAdmin: false,
+        },
+      },
+    },
+  },
+};
+
+const renderProvider = () =>
+  render(
+    <MockedProvider mocks={[signIn]}>
+      <AuthProvider>
+        <Status />
+      </AuthProvider>
+    </MockedProvider>,
+  );
+
+const status = () => screen.getByTestId('status').textContent;
+
+// In this order: the SDK module, once loaded, stays loaded for the file.
+describe('sign-in state', () => {
+  afterEach(() => clearAccessToken());
+
+  it('a visitor without an access token is signed out at once, and the identity SDK is not loaded', async () => {
+    renderProvider();
+    expect(status()).toBe('signedOut');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(mockSdkLoaded).not.toHaveBeenCalled();
+  });
+
+  it('logging in loads the identity SDK, then exchanges the Firebase sign-in for our access token', async () => {
+    mockFirebaseUser.current = null;
+    renderProvider();
+    mockFirebaseUser.current = rider;
+    let outcome: unknown = 'pending';
+    act(() => {
+      auth.login('rider@example.com', 'secret').then(
+        () => (outcome = 'done'),
+        (error: unknown) => (outcome = error),
+      );
+    });
+    await waitFor(() => expect(outcome).toBe('done'), { timeout: 5000 });
+    expect(mockSdkLoaded).toHaveBeenCalledTimes(1);
+    expect(status()).toBe('signedIn rider@example.com');
+    expect(getAccessToken()).toBe(riderToken);
+  });
+
+  it('a visitor with an access token is loading until the identity SDK confirms the session', async () => {
+    setAccessToken(riderToken);
+    mockFirebaseUser.current = rider;
+    renderProvider();
+    expect(status()).toBe('loading');
+    await waitFor(() => expect(status()).toBe('signedIn rider@example.com'));
+  });
+});
