@@ -6,6 +6,7 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      '**/dist-prerender/**',
       'api/src/graphql/generated.ts',
       'web/src/generated/**',
       'web/public/**',

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { screenshot, startShop, type Shop } from './support/shop';
+import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop';
 
 /** Extra parts so the catalog has a second page (the demo seed has 14; a page holds 20). */
 const extraParts = Array.from({ length: 8 }, (_, i) => `Storefront Test Lever ${String(i + 1).padStart(2, '0')}`);
@@ -96,6 +96,57 @@ describe('the storefront in a browser', () => {
     );
 
     await homeScreenshot(page, 'home-1280');
+    await context.close();
+  });
+
+  it('the home page paints from its HTML before any script runs, and the app hydrates it without a shift or an error', async () => {
+    // Scripts off: what the server sends for / already shows the header, the hero and the placeholders.
+    const still = await shop.browser.newContext({ baseURL: shop.url, javaScriptEnabled: false });
+    const staticPage = await still.newPage();
+    await staticPage.goto('/');
+    await staticPage.getByRole('heading', { name: 'Ride like a pro' }).waitFor();
+    await staticPage.getByRole('heading', { name: 'Popular Moto Parts' }).waitFor();
+    expect(await staticPage.getByTestId('part-card-skeleton').count()).toBeGreaterThan(0);
+    expect(await mainNav(staticPage).getByRole('link', { name: 'Blog' }).count()).toBe(1);
+    await still.close();
+
+    // Scripts on: the app replaces that markup with its own render, then the data arrives.
+    const { context, page } = await shop.newPage(1280);
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript(() => {
+      const w = window as unknown as { layoutShift: number; parsedFooter?: Element };
+      w.layoutShift = 0;
+      // The footer element as the HTML parser made it: hydration keeps that element, a fresh render would not.
+      new MutationObserver((_, observer) => {
+        w.parsedFooter = document.querySelector('footer') ?? undefined;
+        if (w.parsedFooter) observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+          if (!entry.hadRecentInput) w.layoutShift += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto('/');
+    await page.locator('a[href^="/purchase/"]').first().waitFor();
+    await page.getByRole('button', { name: 'Next slide' }).click();
+    await page.getByRole('heading', { name: 'Live for the Adventure' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift)).toBeLessThan(0.05);
+    expect(
+      await page.evaluate(
+        () => document.querySelector('footer') === (window as unknown as { parsedFooter?: Element }).parsedFooter,
+      ),
+    ).toBe(true);
+
+    // Signed in, the same HTML arrives; the app renders the header with the account instead of adopting it.
+    await loginAs(page, demo.customer.email, demo.customer.password);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Account menu' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Login', exact: true }).count()).toBe(0);
+    await page.getByRole('heading', { name: 'Ride like a pro' }).waitFor();
+    await page.locator('a[href^="/purchase/"]').first().waitFor();
+    expect(errors).toEqual([]);
     await context.close();
   });
 

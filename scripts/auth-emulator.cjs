@@ -2,7 +2,7 @@
 // and by the test harness, so both run the same identity provider the same way.
 const { spawn } = require('node:child_process');
 const http = require('node:http');
-const { mkdtempSync, writeFileSync, existsSync, mkdirSync } = require('node:fs');
+const { mkdtempSync, writeFileSync, existsSync, mkdirSync, rmSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
@@ -80,8 +80,13 @@ async function startAuthEmulator(options = {}) {
     projectId,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        // The private config goes with the emulator (the users live in dataDir, not here).
+        const done = () => {
+          rmSync(workDir, { recursive: true, force: true });
+          resolve();
+        };
+        if (child.exitCode !== null) return done();
+        child.once('exit', done);
         // SIGINT lets the emulator export its users before it exits.
         child.kill('SIGINT');
         setTimeout(() => child.kill('SIGKILL'), 15_000).unref();

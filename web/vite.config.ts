@@ -47,7 +47,7 @@ function preloadLandingPages(pages: Record<string, string>): Plugin {
 
 // `npm run dev -w web` serves the client with hot reload and forwards API calls to `npm start`'s server.
 // Two pages: the shop (index.html) and the GraphiQL playground (playground.html, served at GET /graphql).
-export default defineConfig(({ command }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   plugins: [
     react(),
     tailwindcss(),
@@ -60,49 +60,58 @@ export default defineConfig(({ command }) => ({
     proxy: { '/graphql': 'http://localhost:4000', '/api': 'http://localhost:4000' },
   },
   worker: { format: 'es' },
-  build: {
-    outDir: 'dist',
-    sourcemap: false,
-    // The playground's editor (Monaco) is one large chunk, loaded only by the playground page.
-    chunkSizeWarningLimit: 4000,
-    rollupOptions: {
-      input: { main: resolve(__dirname, 'index.html'), playground: resolve(__dirname, 'playground.html') },
-      // The shared rules and formatting (common/) have no side effects: a page that only truncates names
-      // does not carry the validation library.
-      treeshake: { moduleSideEffects: [{ test: /[\\/]common[\\/]src[\\/]/, sideEffects: false }] },
-      output: {
-        // Few, named chunks for the app shell (each request costs a round trip on a slow network), split by
-        // how often they change and by who needs them: libraries apart from the shop's code, and the parts
-        // the playground shares apart from those it does not need.
-        codeSplitting: {
-          groups: [
-            {
-              name: 'common', // shared with the playground
-              test: /node_modules[\\/](graphql[\\/](language|error|jsutils)|tslib)[\\/]|vite[\\/](preload-helper|modulepreload-polyfill)/,
-              priority: 4,
-              includeDependenciesRecursively: false,
+  // `vite build --ssr src/prerender.tsx`: the home page's first render as HTML, written into dist/home.html by
+  // scripts/prerender.mjs. Self-contained (libraries bundled in), removed once used.
+  ssr: { noExternal: true },
+  build: isSsrBuild
+    ? {
+        outDir: 'dist-prerender',
+        emptyOutDir: true,
+        rollupOptions: { output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } },
+      }
+    : {
+        outDir: 'dist',
+        sourcemap: false,
+        // The playground's editor (Monaco) is one large chunk, loaded only by the playground page.
+        chunkSizeWarningLimit: 4000,
+        rollupOptions: {
+          input: { main: resolve(__dirname, 'index.html'), playground: resolve(__dirname, 'playground.html') },
+          // The shared rules and formatting (common/) have no side effects: a page that only truncates names
+          // does not carry the validation library.
+          treeshake: { moduleSideEffects: [{ test: /[\\/]common[\\/]src[\\/]/, sideEffects: false }] },
+          output: {
+            // Few, named chunks for the app shell (each request costs a round trip on a slow network), split by
+            // how often they change and by who needs them: libraries apart from the shop's code, and the parts
+            // the playground shares apart from those it does not need.
+            codeSplitting: {
+              groups: [
+                {
+                  name: 'common', // shared with the playground
+                  test: /node_modules[\\/](graphql[\\/](language|error|jsutils)|tslib)[\\/]|vite[\\/](preload-helper|modulepreload-polyfill)/,
+                  priority: 4,
+                  includeDependenciesRecursively: false,
+                },
+                { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+                {
+                  name: 'vendor', // the shop's other libraries
+                  test: /node_modules[\\/](react-router|react-router-dom|@apollo[\\/]client|@wry|optimism|zen-observable-ts|ts-invariant|rehackt|graphql-tag)[\\/]/,
+                  priority: 2,
+                  includeDependenciesRecursively: false,
+                },
+                {
+                  name: 'app', // the shop's modules that its pages share with the shell, and the part cards
+                  test: /[\\/]web[\\/]src[\\/](lib[\\/](apollo|session)|generated[\\/]|components[\\/]PartCard)|[\\/]common[\\/]src[\\/]format/,
+                  priority: 1,
+                  includeDependenciesRecursively: false,
+                },
+              ],
             },
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
-            {
-              name: 'vendor', // the shop's other libraries
-              test: /node_modules[\\/](react-router|react-router-dom|@apollo[\\/]client|@wry|optimism|zen-observable-ts|ts-invariant|rehackt|graphql-tag)[\\/]/,
-              priority: 2,
-              includeDependenciesRecursively: false,
-            },
-            {
-              name: 'app', // the shop's modules that its pages share with the shell, and the part cards
-              test: /[\\/]web[\\/]src[\\/](lib[\\/](apollo|session)|generated[\\/]|components[\\/]PartCard)|[\\/]common[\\/]src[\\/]format/,
-              priority: 1,
-              includeDependenciesRecursively: false,
-            },
-          ],
+          },
+          onwarn(warning, warn) {
+            // graphiql marks modules "use no memo" for React's compiler, which we do not use.
+            if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+            warn(warning);
+          },
         },
       },
-      onwarn(warning, warn) {
-        // graphiql marks modules "use no memo" for React's compiler, which we do not use.
-        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
-        warn(warning);
-      },
-    },
-  },
 }));

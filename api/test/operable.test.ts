@@ -88,6 +88,7 @@ describe('compression, caching and the playground page', () => {
     webDist = mkdtempSync(path.join(os.tmpdir(), 'partsyard-dist-'));
     mkdirSync(path.join(webDist, 'assets'));
     writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(path.join(webDist, 'home.html'), '<!doctype html><div id="root"><h1>Ride like a pro</h1></div>');
     writeFileSync(path.join(webDist, 'playground.html'), '<!doctype html><div id="playground"></div>');
     writeFileSync(path.join(webDist, 'assets', 'main-Ab12Cd34.js'), 'console.log("shop");'.repeat(200));
     writeFileSync(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
@@ -140,6 +141,13 @@ describe('compression, caching and the playground page', () => {
       });
     }
     expect((await fetch(`${app.url}/favicon.svg`)).headers.get('cache-control')).toBe('public, max-age=3600');
+    // The pre-rendered home page for / only; every other page address gets the empty shell.
+    expect(await (await fetch(`${app.url}/`)).text()).toContain('Ride like a pro');
+    for (const page of ['/parts', '/dashboard/my-orders', '/index.html'])
+      expect([page, await (await fetch(`${app.url}${page}`)).text()]).toEqual([
+        page,
+        '<!doctype html><div id="root"></div>',
+      ]);
     // A missing asset is a 404, not the shop's page.
     expect((await fetch(`${app.url}/assets/gone-12345678.js`)).status).toBe(404);
   });
@@ -176,6 +184,22 @@ describe('the built playground (web/dist)', () => {
     app = await startTestApp('pglite', { webDistDir: webDist });
   });
   afterAll(() => app?.close());
+
+  it('serves the home page pre-rendered at /: header and hero in the HTML, with the shell’s own scripts', async () => {
+    const home = await (await fetch(`${app.url}/`)).text();
+    const shell = await (await fetch(`${app.url}/parts`)).text();
+    expect(shell).toContain('<div id="root"></div>');
+    expect(home).not.toContain('<div id="root"></div>');
+    for (const text of ['Ride like a pro', 'Popular Moto Parts', '>Login<', 'aria-label="Main"'])
+      expect([text, home.includes(text)]).toEqual([text, true]);
+    // The same scripts, fetched at low priority on the pre-rendered page (its first paint does not need them).
+    const scripts = (html: string) =>
+      [...html.matchAll(/<script[^>]*>|<link rel="modulepreload"[^>]*>/g)].map((m) => m[0]);
+    expect(scripts(home).map((tag) => tag.replace(' fetchpriority="low"', ''))).toEqual(scripts(shell));
+    expect(scripts(home).filter((tag) => tag.includes('src=') || tag.includes('href='))).toEqual(
+      scripts(home).filter((tag) => tag.includes('fetchpriority="low"')),
+    );
+  });
 
   it('is served at GET /graphql, and every script, style and worker it loads exists, offline', async () => {
     const res = await fetch(`${app.url}/graphql`, { headers: { accept: 'text/html' } });

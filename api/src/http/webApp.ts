@@ -27,9 +27,14 @@ export function serveWebApp(app: Express, webDist: string): void {
     app.use('/assets', (_req, res) => {
       res.status(404).json({ message: 'No such asset' });
     });
-    app.get('/{*path}', (_req, res) => {
+    // The home page is pre-rendered at build time (web/src/prerender.tsx): its header and hero paint before
+    // the scripts run. Every other path gets the empty shell, which the app fills in.
+    const home = path.join(webDist, 'home.html');
+    const shell = path.join(webDist, 'index.html');
+    const homeExists = existsSync(home);
+    app.get('/{*path}', (req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(path.join(webDist, 'index.html'));
+      res.sendFile(req.path === '/' && homeExists ? home : shell);
     });
     return;
   }

@@ -465,18 +465,21 @@ describe('the identity provider unreachable', () => {
 });
 
 describe('the embedded database (PGlite) killed with SIGKILL in the middle of writes', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partsyard-kill-'));
+  let dataDir = '';
   const adminEmail = uniqueEmail('admin');
   let child: ChildProcess | undefined;
   let output = '';
 
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'partsyard-kill-'));
+  });
   afterAll(async () => {
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child?.once('exit', r));
       child.kill('SIGKILL');
       await exited;
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   const startTimes: number[] = [];

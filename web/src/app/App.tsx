@@ -1,5 +1,5 @@
-import { ApolloProvider } from '@apollo/client';
-import { useState } from 'react';
+import { ApolloProvider, type ApolloClient } from '@apollo/client';
+import { useState, type ReactNode } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { Toasts } from '../components/Toasts';
 import { AuthProvider } from '../features/auth/AuthProvider';
@@ -7,18 +7,32 @@ import { createApolloClient } from '../lib/apollo';
 import { ClientSettingsProvider } from './ClientSettings';
 import { createRouter } from './router';
 
-/** Providers (Apollo, client settings, sign-in state), the router, and the toasts. */
-export function App() {
-  const [client] = useState(createApolloClient);
-  const [router] = useState(createRouter);
+/**
+ * Providers (Apollo, client settings, sign-in state) around the pages, and the toasts. The browser's app and
+ * the build's pre-render of the home page (src/prerender.tsx) share it, so that their markup matches.
+ */
+export function AppShell({ client, children }: { client: ApolloClient<unknown>; children: ReactNode }) {
   return (
     <ApolloProvider client={client}>
       <ClientSettingsProvider>
         <AuthProvider>
-          <RouterProvider router={router} />
+          {children}
           <Toasts />
         </AuthProvider>
       </ClientSettingsProvider>
     </ApolloProvider>
+  );
+}
+
+type Router = ReturnType<typeof createRouter>;
+
+/** The app in the browser: the shell around the router. */
+export function App({ router: given }: { router?: Router } = {}) {
+  const [client] = useState(createApolloClient);
+  const [router] = useState(() => given ?? createRouter());
+  return (
+    <AppShell client={client}>
+      <RouterProvider router={router} />
+    </AppShell>
   );
 }
