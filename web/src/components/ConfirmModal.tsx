@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { BusyButton } from './BusyButton';
 
 interface ConfirmModalProps {
   open: boolean;
@@ -38,10 +39,9 @@ export function ConfirmModal({
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="btn btn-error" disabled={busy} onClick={onConfirm}>
-            {busy && <span className="loading loading-spinner loading-sm" />}
+          <BusyButton type="button" className="btn btn-error" busy={busy} onClick={onConfirm}>
             {confirmLabel}
-          </button>
+          </BusyButton>
         </div>
       </div>
       <form method="dialog" className="modal-backdrop">

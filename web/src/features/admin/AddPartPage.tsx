@@ -4,6 +4,7 @@ import { toast } from 'react-hot-toast/headless';
 import { FormField } from '../../components/FormField';
 import { useAddPartMutation } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
+import { BusyButton } from '../../components/BusyButton';
 
 /** The form's values as typed; number inputs hold '' until something is entered. */
 interface PartFormValues {
@@ -61,10 +62,9 @@ export default function AddPartPage() {
                   <FormField name="description" label="Description" as="textarea" rows={4} />
                 </div>
                 <div className="sm:col-span-2">
-                  <button type="submit" className="btn btn-primary mt-2 w-full sm:w-auto" disabled={isSubmitting}>
-                    {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+                  <BusyButton className="btn btn-primary mt-2 w-full sm:w-auto" busy={isSubmitting}>
                     Add part
-                  </button>
+                  </BusyButton>
                 </div>
               </Form>
             )}

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { AdminPagination } from '../../components/AdminPagination';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { useDeleteUserMutation, useGrantAdminMutation, useUsersQuery, type UsersQuery } from '../../generated/graphql';
 import { errorCode, errorMessage } from '../../lib/apollo';
 import { useAuth } from '../auth/AuthProvider';
-import { ListStatus } from './ListStatus';
-import { useAdminList, useConfirmedDelete, useErrorToast, useStayInRange } from './useAdminList';
+import { AdminList, AdminTable } from './AdminList';
+import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
+import { BusyButton } from '../../components/BusyButton';
 
 type UserRow = UsersQuery['users']['items'][number];
 
@@ -18,15 +18,14 @@ const isForbidden = (error: unknown) =>
 export default function AllUsersPage() {
   const { user } = useAuth();
   const myEmail = user?.email.toLowerCase() ?? '';
-  const { page, offset, limit, setPage } = useAdminList();
-  const { data, loading, error, refetch } = useUsersQuery({
+  const list = useAdminList();
+  const { offset, limit } = list;
+  const query = useUsersQuery({
     variables: { offset, limit },
-    fetchPolicy: 'cache-and-network',
-    notifyOnNetworkStatusChange: true,
+    ...adminQueryOptions,
   });
-  useErrorToast(error, 'users-load');
+  const { data, refetch } = query;
   const total = data?.users.total;
-  useStayInRange(page, limit, total, setPage);
 
   const [grantAdmin] = useGrantAdminMutation();
   const [deleteUser, { loading: deleting }] = useDeleteUserMutation();
@@ -46,7 +45,7 @@ export default function AllUsersPage() {
     }
   };
 
-  const { toDelete, setToDelete, confirmDelete } = useConfirmedDelete<UserRow>({
+  const { toDelete, setToDelete, confirmProps } = useConfirmedDelete<UserRow>({
     typename: 'User',
     remove: (id, update) => deleteUser({ variables: { id }, update }),
     success: 'User deleted.',
@@ -56,96 +55,87 @@ export default function AllUsersPage() {
   const rows = data?.users.items ?? [];
 
   return (
-    <section>
-      <h2 className="mb-4 text-xl font-bold">
-        All Users {total !== undefined && <span className="badge">{total}</span>}
-      </h2>
-      {rows.length === 0 ? (
-        <ListStatus
-          loading={loading && !data}
-          error={error}
-          empty={Boolean(data)}
-          emptyText="No users yet."
-          onRetry={() => void refetch()}
+    <AdminList
+      title="All Users"
+      total={total}
+      rowCount={rows.length}
+      emptyText="No users yet."
+      query={query}
+      paging={list}
+      noun="users"
+      dialog={
+        <ConfirmModal
+          {...confirmProps}
+          title="Are you sure you want to delete this user?"
+          body={
+            toDelete
+              ? `${toDelete.email} loses their account. Their unpaid orders are cancelled; paid orders are kept.`
+              : undefined
+          }
+          busy={deleting}
         />
-      ) : (
-        <div className="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Email</th>
-                <th>Name</th>
-                <th>Role</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
+      }
+    >
+      <AdminTable>
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>Email</th>
+            <th>Name</th>
+            <th>Role</th>
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => {
+            const isMe = row.email.toLowerCase() === myEmail;
+            return (
+              <tr key={row.id} data-testid="user-row">
+                <th>{offset + i + 1}</th>
+                <td className="whitespace-nowrap">
+                  {row.email}
+                  {isMe && <span className="ml-2 text-xs text-base-content/60">(you)</span>}
+                </td>
+                <td>{row.name}</td>
+                <td>
+                  {row.isAdmin ? (
+                    <span className="badge badge-primary">Admin</span>
+                  ) : (
+                    <span className="badge badge-ghost">Customer</span>
+                  )}
+                </td>
+                <td>
+                  <div className="flex justify-end gap-2">
+                    {!row.isAdmin && (
+                      <BusyButton
+                        type="button"
+                        className="btn btn-outline btn-xs btn-primary"
+                        busy={granting === row.id}
+                        spinner="xs"
+                        disabled={granting !== null}
+                        onClick={() => void makeAdmin(row)}
+                      >
+                        Make Admin
+                      </BusyButton>
+                    )}
+                    <button
+                      type="button"
+                      className="btn btn-xs btn-error"
+                      disabled={isMe}
+                      title={isMe ? 'You cannot delete your own account' : undefined}
+                      onClick={() => setToDelete(row)}
+                    >
+                      Delete
+                    </button>
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((row, i) => {
-                const isMe = row.email.toLowerCase() === myEmail;
-                return (
-                  <tr key={row.id} data-testid="user-row">
-                    <th>{offset + i + 1}</th>
-                    <td className="whitespace-nowrap">
-                      {row.email}
-                      {isMe && <span className="ml-2 text-xs text-base-content/60">(you)</span>}
-                    </td>
-                    <td>{row.name}</td>
-                    <td>
-                      {row.isAdmin ? (
-                        <span className="badge badge-primary">Admin</span>
-                      ) : (
-                        <span className="badge badge-ghost">Customer</span>
-                      )}
-                    </td>
-                    <td>
-                      <div className="flex justify-end gap-2">
-                        {!row.isAdmin && (
-                          <button
-                            type="button"
-                            className="btn btn-outline btn-xs btn-primary"
-                            disabled={granting !== null}
-                            onClick={() => void makeAdmin(row)}
-                          >
-                            {granting === row.id && <span className="loading loading-spinner loading-xs" />}
-                            Make Admin
-                          </button>
-                        )}
-                        <button
-                          type="button"
-                          className="btn btn-xs btn-error"
-                          disabled={isMe}
-                          title={isMe ? 'You cannot delete your own account' : undefined}
-                          onClick={() => setToDelete(row)}
-                        >
-                          Delete
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {total !== undefined && (
-        <AdminPagination page={page} pageSize={limit} total={total} onPage={setPage} label="users" />
-      )}
-      <ConfirmModal
-        open={toDelete !== null}
-        title="Are you sure you want to delete this user?"
-        body={
-          toDelete
-            ? `${toDelete.email} loses their account. Their unpaid orders are cancelled; paid orders are kept.`
-            : undefined
-        }
-        busy={deleting}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setToDelete(null)}
-      />
-    </section>
+            );
+          })}
+        </tbody>
+      </AdminTable>
+    </AdminList>
   );
 }

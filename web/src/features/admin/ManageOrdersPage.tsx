@@ -1,7 +1,6 @@
 import { truncate, truncation } from '@partsyard/common';
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { AdminPagination } from '../../components/AdminPagination';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import {
   useAllOrdersQuery,
@@ -11,8 +10,9 @@ import {
   type OrderStatus,
 } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
-import { ListStatus } from './ListStatus';
-import { dollars, useAdminList, useConfirmedDelete, useErrorToast, useStayInRange } from './useAdminList';
+import { AdminList, AdminTable } from './AdminList';
+import { dollars, adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
+import { BusyButton } from '../../components/BusyButton';
 
 type OrderRow = AllOrdersQuery['orders']['items'][number];
 
@@ -31,16 +31,15 @@ const asStatus = (value: string): OrderStatus | null =>
  * ships it, which the server saves (the spec's local-only toggle, done properly).
  */
 export default function ManageOrdersPage() {
-  const { page, offset, limit, setPage, filter, setFilter } = useAdminList();
+  const list = useAdminList();
+  const { offset, limit, filter, setFilter } = list;
   const status = asStatus(filter('status'));
-  const { data, loading, error, refetch } = useAllOrdersQuery({
+  const query = useAllOrdersQuery({
     variables: { status, offset, limit },
-    fetchPolicy: 'cache-and-network',
-    notifyOnNetworkStatusChange: true,
+    ...adminQueryOptions,
   });
-  useErrorToast(error, 'orders-load');
+  const { data, refetch } = query;
   const total = data?.orders.total;
-  useStayInRange(page, limit, total, setPage);
 
   const [cancelOrder, { loading: deleting }] = useCancelOrderMutation();
   const [markShipped] = useMarkOrderShippedMutation();
@@ -60,7 +59,7 @@ export default function ManageOrdersPage() {
     }
   };
 
-  const { toDelete, setToDelete, confirmDelete } = useConfirmedDelete<OrderRow>({
+  const { toDelete, setToDelete, confirmProps } = useConfirmedDelete<OrderRow>({
     typename: 'Order',
     remove: (id, update) => cancelOrder({ variables: { id }, update }),
     success: 'Order deleted.',
@@ -70,11 +69,10 @@ export default function ManageOrdersPage() {
   const rows = data?.orders.items ?? [];
 
   return (
-    <section>
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-xl font-bold">
-          Manage All Orders {total !== undefined && <span className="badge">{total}</span>}
-        </h2>
+    <AdminList
+      title="Manage All Orders"
+      total={total}
+      tools={
         <div className="join" role="group" aria-label="Filter by status">
           {filters.map((f) => (
             <button
@@ -88,79 +86,70 @@ export default function ManageOrdersPage() {
             </button>
           ))}
         </div>
-      </div>
-      {rows.length === 0 ? (
-        <ListStatus
-          loading={loading && !data}
-          error={error}
-          empty={Boolean(data)}
-          emptyText={status ? 'No orders with this status.' : 'No orders yet.'}
-          onRetry={() => void refetch()}
+      }
+      rowCount={rows.length}
+      emptyText={status ? 'No orders with this status.' : 'No orders yet.'}
+      query={query}
+      paging={list}
+      noun="orders"
+      dialog={
+        <ConfirmModal
+          {...confirmProps}
+          title="Are you sure you want to delete this order?"
+          body={
+            toDelete
+              ? `The unpaid order of ${toDelete.email} for ${toDelete.orderAmount} × ${toDelete.partName} is deleted and its stock given back.`
+              : undefined
+          }
+          busy={deleting}
         />
-      ) : (
-        <div className="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Part</th>
-                <th>Email</th>
-                <th className="text-right">Amount</th>
-                <th className="text-right">Total</th>
-                <th>Payment</th>
-                <th>Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((order, i) => (
-                <tr key={order.id} data-testid="order-row">
-                  <th>{offset + i + 1}</th>
-                  <td className="min-w-44" title={order.partName}>
-                    {truncate(order.partName, truncation.orderTableName)}
-                  </td>
-                  <td className="whitespace-nowrap">{order.email}</td>
-                  <td className="text-right">{order.orderAmount}</td>
-                  <td className="text-right">{dollars(order.price)}</td>
-                  <td>
-                    {order.paid ? (
-                      <span className="text-success" title={order.transactionId ?? undefined}>
-                        Paid
-                      </span>
-                    ) : (
-                      <span className="text-base-content/60">Unpaid</span>
-                    )}
-                  </td>
-                  <td>
-                    <OrderStatusControl
-                      order={order}
-                      shipping={shipping === order.id}
-                      busy={shipping !== null}
-                      onShip={() => void ship(order)}
-                      onDelete={() => setToDelete(order)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {total !== undefined && (
-        <AdminPagination page={page} pageSize={limit} total={total} onPage={setPage} label="orders" />
-      )}
-      <ConfirmModal
-        open={toDelete !== null}
-        title="Are you sure you want to delete this order?"
-        body={
-          toDelete
-            ? `The unpaid order of ${toDelete.email} for ${toDelete.orderAmount} × ${toDelete.partName} is deleted and its stock given back.`
-            : undefined
-        }
-        busy={deleting}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setToDelete(null)}
-      />
-    </section>
+      }
+    >
+      <AdminTable>
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>Part</th>
+            <th>Email</th>
+            <th className="text-right">Amount</th>
+            <th className="text-right">Total</th>
+            <th>Payment</th>
+            <th>Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((order, i) => (
+            <tr key={order.id} data-testid="order-row">
+              <th>{offset + i + 1}</th>
+              <td className="min-w-44" title={order.partName}>
+                {truncate(order.partName, truncation.orderTableName)}
+              </td>
+              <td className="whitespace-nowrap">{order.email}</td>
+              <td className="text-right">{order.orderAmount}</td>
+              <td className="text-right">{dollars(order.price)}</td>
+              <td>
+                {order.paid ? (
+                  <span className="text-success" title={order.transactionId ?? undefined}>
+                    Paid
+                  </span>
+                ) : (
+                  <span className="text-base-content/60">Unpaid</span>
+                )}
+              </td>
+              <td>
+                <OrderStatusControl
+                  order={order}
+                  shipping={shipping === order.id}
+                  busy={shipping !== null}
+                  onShip={() => void ship(order)}
+                  onDelete={() => setToDelete(order)}
+                />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </AdminTable>
+    </AdminList>
   );
 }
 
@@ -177,16 +166,17 @@ function OrderStatusControl({ order, shipping, busy, onShip, onDelete }: OrderSt
   if (order.status === 'SHIPPED') return <span className="badge whitespace-nowrap badge-success">Shipped</span>;
   if (order.status === 'PAID')
     return (
-      <button
+      <BusyButton
         type="button"
         className="btn btn-warning btn-xs"
         title="Paid, not shipped yet: click to mark it shipped"
+        busy={shipping}
+        spinner="xs"
         disabled={busy}
         onClick={onShip}
       >
-        {shipping && <span className="loading loading-spinner loading-xs" />}
         Pending
-      </button>
+      </BusyButton>
     );
   return (
     <div className="flex items-center gap-2">

@@ -1,10 +1,9 @@
 import { truncate, truncation } from '@partsyard/common';
 import { useEffect, useState } from 'react';
-import { AdminPagination } from '../../components/AdminPagination';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { useCatalogQuery, useDeletePartMutation, type CatalogQuery } from '../../generated/graphql';
-import { ListStatus } from './ListStatus';
-import { dollars, useAdminList, useConfirmedDelete, useErrorToast, useStayInRange } from './useAdminList';
+import { AdminList, AdminTable } from './AdminList';
+import { dollars, adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
 
 type PartRow = CatalogQuery['parts']['items'][number];
 
@@ -15,7 +14,8 @@ const searchDelayMs = 300;
 
 /** Every part (admin), searchable by name; a part is deleted after a confirm. */
 export default function ManagePartsPage() {
-  const { page, offset, limit, setPage, filter, setFilter } = useAdminList();
+  const list = useAdminList();
+  const { offset, limit, filter, setFilter } = list;
   const search = filter('q');
   const [typed, setTyped] = useState('');
 
@@ -25,18 +25,16 @@ export default function ManagePartsPage() {
     return () => clearTimeout(timer);
   }, [typed, search, setFilter]);
 
-  const { data, loading, error, refetch } = useCatalogQuery({
+  const query = useCatalogQuery({
     variables: { search: search || null, offset, limit },
-    fetchPolicy: 'cache-and-network',
-    notifyOnNetworkStatusChange: true,
+    ...adminQueryOptions,
   });
-  useErrorToast(error, 'parts-load');
+  const { data, refetch } = query;
   const total = data?.parts.total;
-  useStayInRange(page, limit, total, setPage);
 
   const [deletePart, { loading: deleting }] = useDeletePartMutation();
 
-  const { toDelete, setToDelete, confirmDelete } = useConfirmedDelete<PartRow>({
+  const { toDelete, setToDelete, confirmProps } = useConfirmedDelete<PartRow>({
     typename: 'Part',
     remove: (id, update) => deletePart({ variables: { id }, update }),
     success: 'Part deleted.',
@@ -46,11 +44,10 @@ export default function ManagePartsPage() {
   const rows = data?.parts.items ?? [];
 
   return (
-    <section>
-      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-xl font-bold">
-          Manage Parts {total !== undefined && <span className="badge">{total}</span>}
-        </h2>
+    <AdminList
+      title="Manage Parts"
+      total={total}
+      tools={
         <label className="input input-sm w-full sm:w-72">
           <span className="sr-only">Search parts</span>
           <input
@@ -61,85 +58,76 @@ export default function ManagePartsPage() {
             aria-label="Search parts"
           />
         </label>
-      </div>
-      {rows.length === 0 ? (
-        <ListStatus
-          loading={loading && !data}
-          error={error}
-          empty={Boolean(data)}
-          emptyText={search ? `No parts match "${search}".` : 'No parts yet.'}
-          onRetry={() => void refetch()}
+      }
+      rowCount={rows.length}
+      emptyText={search ? `No parts match "${search}".` : 'No parts yet.'}
+      query={query}
+      paging={list}
+      noun="parts"
+      dialog={
+        <ConfirmModal
+          {...confirmProps}
+          title="Are you sure you want to delete this part?"
+          body={
+            toDelete
+              ? `${toDelete.name} is removed from the shop and its unpaid orders are cancelled. Paid orders are kept.`
+              : undefined
+          }
+          busy={deleting}
         />
-      ) : (
-        <div className="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Image</th>
-                <th>Name</th>
-                <th className="text-right">Price</th>
-                <th className="text-right">Available</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((part, i) => (
-                <tr key={part.id} data-testid="part-row">
-                  <th>{offset + i + 1}</th>
-                  <td>
-                    <div className="avatar">
-                      <div className="mask mask-squircle h-12 w-12 bg-base-200">
-                        <img
-                          src={part.image || defaultPartImage}
-                          alt=""
-                          width={48}
-                          height={48}
-                          loading="lazy"
-                          decoding="async"
-                          onError={(e) => {
-                            if (!e.currentTarget.src.endsWith(defaultPartImage)) e.currentTarget.src = defaultPartImage;
-                          }}
-                        />
-                      </div>
-                    </div>
-                  </td>
-                  <td>
-                    <div className="font-semibold whitespace-nowrap" title={part.name}>
-                      {truncate(part.name, truncation.partsTableName)}
-                    </div>
-                    <div className="font-mono text-xs break-all text-base-content/60">{part.id}</div>
-                  </td>
-                  <td className="text-right">{dollars(part.price)}</td>
-                  <td className="text-right">{part.available}</td>
-                  <td>
-                    <button type="button" className="btn btn-error btn-xs" onClick={() => setToDelete(part)}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {total !== undefined && (
-        <AdminPagination page={page} pageSize={limit} total={total} onPage={setPage} label="parts" />
-      )}
-      <ConfirmModal
-        open={toDelete !== null}
-        title="Are you sure you want to delete this part?"
-        body={
-          toDelete
-            ? `${toDelete.name} is removed from the shop and its unpaid orders are cancelled. Paid orders are kept.`
-            : undefined
-        }
-        busy={deleting}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setToDelete(null)}
-      />
-    </section>
+      }
+    >
+      <AdminTable>
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>Image</th>
+            <th>Name</th>
+            <th className="text-right">Price</th>
+            <th className="text-right">Available</th>
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((part, i) => (
+            <tr key={part.id} data-testid="part-row">
+              <th>{offset + i + 1}</th>
+              <td>
+                <div className="avatar">
+                  <div className="mask mask-squircle h-12 w-12 bg-base-200">
+                    <img
+                      src={part.image || defaultPartImage}
+                      alt=""
+                      width={48}
+                      height={48}
+                      loading="lazy"
+                      decoding="async"
+                      onError={(e) => {
+                        if (!e.currentTarget.src.endsWith(defaultPartImage)) e.currentTarget.src = defaultPartImage;
+                      }}
+                    />
+                  </div>
+                </div>
+              </td>
+              <td>
+                <div className="font-semibold whitespace-nowrap" title={part.name}>
+                  {truncate(part.name, truncation.partsTableName)}
+                </div>
+                <div className="font-mono text-xs break-all text-base-content/60">{part.id}</div>
+              </td>
+              <td className="text-right">{dollars(part.price)}</td>
+              <td className="text-right">{part.available}</td>
+              <td>
+                <button type="button" className="btn btn-error btn-xs" onClick={() => setToDelete(part)}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </AdminTable>
+    </AdminList>
   );
 }

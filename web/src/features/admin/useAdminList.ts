@@ -6,6 +6,9 @@ import { errorMessage } from '../../lib/apollo';
 /** Rows per page of the admin lists (the API serves at most 100 parts and 200 of the rest per page). */
 export const adminPageSize = 20;
 
+/** How an admin list queries: from the network on every visit (others change the data), loading shown. */
+export const adminQueryOptions = { fetchPolicy: 'cache-and-network', notifyOnNetworkStatusChange: true } as const;
+
 /**
  * Page number and filters of an admin list. Kept in component state, not in the address: a router
  * navigation renders in a transition, and Apollo's useQuery starting a request with new variables inside
@@ -85,5 +88,11 @@ export function useConfirmedDelete<Row extends { id: string }>(options: {
       toast.error(errorMessage(e));
     }
   };
-  return { toDelete, setToDelete, confirmDelete };
+  /** For the ConfirmModal asking about `toDelete`. */
+  const confirmProps = {
+    open: toDelete !== null,
+    onConfirm: () => void confirmDelete(),
+    onClose: () => setToDelete(null),
+  };
+  return { toDelete, setToDelete, confirmProps };
 }

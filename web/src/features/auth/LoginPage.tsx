@@ -8,6 +8,7 @@ import { useAuth } from './AuthProvider';
 import { FormField } from '../../components/FormField';
 import { GoogleSignIn } from './GoogleSignIn';
 import { returnTo } from './returnTo';
+import { BusyButton } from '../../components/BusyButton';
 
 /** The demo customer of the embedded default (ARCHITECTURE.md); the form starts with it in demo mode only. */
 export const demoCustomer = { email: 'customer@partsyard.test', password: 'Customer#2026' };
@@ -49,10 +50,9 @@ export default function LoginPage() {
                     {error}
                   </p>
                 )}
-                <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
-                  {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+                <BusyButton className="btn btn-primary mt-2 w-full" busy={isSubmitting}>
                   Login
-                </button>
+                </BusyButton>
               </Form>
             )}
           </Formik>

@@ -7,6 +7,7 @@ import { useAuth } from './AuthProvider';
 import { FormField } from '../../components/FormField';
 import { GoogleSignIn } from './GoogleSignIn';
 import { returnTo } from './returnTo';
+import { BusyButton } from '../../components/BusyButton';
 
 export default function SignupPage() {
   const { signup } = useAuth();
@@ -43,10 +44,9 @@ export default function SignupPage() {
                     {error}
                   </p>
                 )}
-                <button type="submit" className="btn btn-primary mt-2 w-full" disabled={isSubmitting}>
-                  {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+                <BusyButton className="btn btn-primary mt-2 w-full" busy={isSubmitting}>
                   Sign Up
-                </button>
+                </BusyButton>
               </Form>
             )}
           </Formik>

@@ -9,6 +9,7 @@ import { Spinner } from '../../components/Spinner';
 import { usePartQuery, usePlaceOrderMutation } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { useAuth } from '../auth/AuthProvider';
+import { BusyButton } from '../../components/BusyButton';
 
 interface PurchaseValues {
   name: string;
@@ -116,10 +117,9 @@ export default function PurchasePage() {
                       {formatDollars(total)}
                     </span>
                   </p>
-                  <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
-                    {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+                  <BusyButton className="btn btn-primary mt-2" busy={isSubmitting}>
                     Place Order
-                  </button>
+                  </BusyButton>
                 </Form>
               );
             }}

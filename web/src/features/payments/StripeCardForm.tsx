@@ -4,6 +4,7 @@ import { loadStripe } from '@stripe/stripe-js/pure';
 import { useMemo, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/apollo';
 import type { CardPaymentProps } from './cardPayment';
+import { BusyButton } from '../../components/BusyButton';
 
 // One Stripe.js per key for the page's life; the pure entry loads Stripe's script only when this is called.
 const loaded = new Map<string, Promise<Stripe | null>>();
@@ -50,10 +51,9 @@ function StripeCardFields({ createIntent, confirm, billing, amountLabel }: CardP
       <div className="input h-auto w-full py-3">
         <CardElement className="w-full" options={{ style: { base: { fontSize: '16px' } } }} />
       </div>
-      <button type="submit" className="btn btn-primary mt-2" disabled={busy || !stripe}>
-        {busy && <span className="loading loading-spinner loading-sm" />}
+      <BusyButton className="btn btn-primary mt-2" busy={busy} disabled={!stripe}>
         Pay {amountLabel}
-      </button>
+      </BusyButton>
       {error && (
         <p role="alert" className="text-sm text-red-600" data-testid="payment-error">
           {error}

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { usePayWithTestCardMutation } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
 import type { CardPaymentProps } from './cardPayment';
+import { BusyButton } from '../../components/BusyButton';
 
 const digitsOf = (value: string) => value.replace(/\D/g, '');
 
@@ -111,10 +112,9 @@ export default function TestCardForm({ createIntent, confirm, amountLabel }: Car
           />
         </label>
       </div>
-      <button type="submit" className="btn btn-primary mt-2" disabled={busy}>
-        {busy && <span className="loading loading-spinner loading-sm" />}
+      <BusyButton className="btn btn-primary mt-2" busy={busy}>
         Pay {amountLabel}
-      </button>
+      </BusyButton>
       {error && (
         <p role="alert" className="text-sm text-red-600" data-testid="payment-error">
           {error}

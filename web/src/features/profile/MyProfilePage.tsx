@@ -8,6 +8,7 @@ import { Spinner } from '../../components/Spinner';
 import { MeDocument, useMeQuery, useUpdateProfileMutation, type MeQuery } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { useAuth } from '../auth/AuthProvider';
+import { BusyButton } from '../../components/BusyButton';
 
 interface ProfileValues {
   phone: string;
@@ -143,10 +144,9 @@ export default function MyProfilePage() {
                     type="url"
                     placeholder="https://www.linkedin.com/in/..."
                   />
-                  <button type="submit" className="btn btn-primary sm:col-span-2" disabled={isSubmitting}>
-                    {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+                  <BusyButton className="btn btn-primary sm:col-span-2" busy={isSubmitting}>
                     Update Info
-                  </button>
+                  </BusyButton>
                 </Form>
               )}
             </Formik>

@@ -9,6 +9,7 @@ import { Spinner } from '../../components/Spinner';
 import { useAddReviewMutation, usePartQuery } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { useAuth } from '../auth/AuthProvider';
+import { BusyButton } from '../../components/BusyButton';
 
 interface ReviewValues {
   name: string;
@@ -71,10 +72,9 @@ export default function ReviewPage() {
                   <FormField name="email" label="Email" type="email" readOnly />
                 </div>
                 <FormField name="text" label="Review" as="textarea" rows={5} placeholder="How did the part do?" />
-                <button type="submit" className="btn btn-primary mt-2" disabled={isSubmitting}>
-                  {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+                <BusyButton className="btn btn-primary mt-2" busy={isSubmitting}>
                   Add Review
-                </button>
+                </BusyButton>
               </Form>
             )}
           </Formik>

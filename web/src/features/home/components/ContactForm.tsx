@@ -4,6 +4,7 @@ import { toast } from 'react-hot-toast/headless';
 import { FormField } from '../../../components/FormField';
 import { useSendContactMessageMutation } from '../../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../../lib/apollo';
+import { BusyButton } from '../../../components/BusyButton';
 
 export const contactSentMessage = 'Thank you! Your message has been sent.';
 
@@ -48,10 +49,9 @@ export default function ContactForm() {
             <FormField name="message" label="Message" as="textarea" rows={4} />
           </div>
           <div className="sm:col-span-2">
-            <button type="submit" className="btn btn-primary w-full sm:w-auto" disabled={isSubmitting}>
-              {isSubmitting && <span className="loading loading-spinner loading-sm" />}
+            <BusyButton className="btn btn-primary w-full sm:w-auto" busy={isSubmitting}>
               Send Message
-            </button>
+            </BusyButton>
           </div>
         </Form>
       )}
