@@ -201,6 +201,22 @@ describe('the built playground (web/dist)', () => {
     );
   });
 
+  it('preloads the shell’s chunks and has them added one after another (one evaluation per task), the entry last', async () => {
+    for (const page of ['/', '/parts']) {
+      const html = await (await fetch(`${app.url}${page}`)).text();
+      // No module script runs on its own: every chunk is preloaded, and the loader adds them one after another.
+      expect([page, /<script type="module"/.test(html)]).toEqual([page, false]);
+      const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)">/g)].map((m) => m[1]);
+      const loader = /\(function\(srcs\)\{[^<]*\}\)\((\[[^\]]*\])\)/.exec(html);
+      expect(loader).not.toBeNull();
+      const order = JSON.parse((loader as RegExpExecArray)[1]) as string[];
+      expect(order.slice(-1)[0]).toMatch(/^\/assets\/main-[\w-]+\.js$/);
+      expect([...order].sort()).toEqual([...preloaded].sort());
+      for (const file of order)
+        expect({ file, status: (await fetch(`${app.url}${file}`)).status }).toEqual({ file, status: 200 });
+    }
+  });
+
   it('is served at GET /graphql, and every script, style and worker it loads exists, offline', async () => {
     const res = await fetch(`${app.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);

@@ -19,12 +19,11 @@ globalThis.localStorage = { getItem: () => null, setItem() {}, removeItem() {} }
 
 /**
  * On the pre-rendered page the first paint needs the HTML and the style sheet only: the app's scripts (the
- * entry, its preloaded chunks, and the page chunk the inline script preloads) are fetched at low priority,
+ * entry and the shell's chunks, preloaded, and the page chunk the inline script preloads) are fetched at low priority,
  * so that on a slow network they do not compete with the style sheet. The empty shell keeps them as they are.
  */
 function lowPriorityScripts(html) {
   const rules = [
-    [/<script type="module"/g, '<script type="module" fetchpriority="low"'],
     [/<link rel="modulepreload"/g, '<link rel="modulepreload" fetchpriority="low"'],
     [/l\.rel='modulepreload';/g, "l.rel='modulepreload';l.fetchPriority='low';"],
   ];

@@ -1,5 +1,5 @@
 import { StrictMode, startTransition } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from './lib/reactDom';
 import { App } from './app/App';
 import { createRouter } from './app/router';
 import { getAccessToken } from './lib/session';
