@@ -100,6 +100,8 @@ export function cachingPlugins(writes: WriteTracker): ApolloServerPlugin<GraphQL
 
 interface CachedAnswer {
   expires: number;
+  /** Until then, once expired, the answer is still given while one request fetches its successor. */
+  staleUntil: number;
   stored: number;
   body: string;
   /** The body gzipped, made on the first request that accepts it (compressing on every answer costs more). */
@@ -120,6 +122,10 @@ const sharedMaxAge = /(?:^|,)\s*s-maxage=(\d+)/;
  * same request (method, URL, body and the headers Apollo's answer depends on) got a public answer within its
  * s-maxage and no write of this process has started since; otherwise lets Apollo answer, and keeps that
  * answer if it is public. Bounded by `maxBytes`: the least recently used answers go first.
+ *
+ * Once an answer has expired, the next request for it goes to Apollo and keeps the new answer; the requests
+ * that come meanwhile, up to one more s-maxage after expiry, get the expired one (its Age tells), instead of
+ * all running the same query at once when a popular answer expires under load.
  */
 export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 * 1024, now = Date.now } = {}) {
   const answers = new Map<string, CachedAnswer>();
@@ -129,7 +135,11 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
     answers.delete(key);
     bytes -= sizeOf(key, answer);
   };
+  /** Keys whose expired answer one request is fetching again. */
+  const refreshing = new Set<string>();
   const keep = (key: string, answer: CachedAnswer) => {
+    const previous = answers.get(key);
+    if (previous) drop(key, previous);
     answers.set(key, answer);
     bytes += sizeOf(key, answer);
     for (const [oldest, old] of answers) {
@@ -152,6 +162,7 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
     if (generation !== answersGeneration) {
       // A write happened: nothing kept before it may be answered again.
       answers.clear();
+      refreshing.clear();
       bytes = 0;
       answersGeneration = generation;
     }
@@ -166,24 +177,27 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
     ].join('\n');
 
     const cached = answers.get(key);
-    if (cached) {
-      drop(key, cached);
-      const time = now();
-      if (cached.expires > time) {
-        const gzip = cached.body.length >= compressFrom && req.acceptsEncodings('gzip') === 'gzip';
-        if (gzip) cached.gzipped ??= gzipSync(cached.body);
-        keep(key, cached); // now the most recently used
-        for (const [name, value] of cached.headers) res.setHeader(name, value);
-        res.setHeader('Age', String(Math.floor((time - cached.stored) / 1000)));
-        if (!gzip || !cached.gzipped) {
-          res.send(cached.body);
-          return;
-        }
-        // Already encoded: the compression middleware lets it through (and adds Vary: Accept-Encoding).
-        res.setHeader('Content-Encoding', 'gzip');
-        res.send(cached.gzipped);
+    const time = now();
+    if (cached && cached.staleUntil <= time) drop(key, cached);
+    else if (cached && cached.expires <= time && !refreshing.has(key)) {
+      // Expired: this request fetches the answer again; until that one is kept, the others get this one.
+      refreshing.add(key);
+      res.once('close', () => refreshing.delete(key));
+    } else if (cached) {
+      // Fresh, or expired while another request fetches its successor.
+      const gzip = cached.body.length >= compressFrom && req.acceptsEncodings('gzip') === 'gzip';
+      if (gzip) cached.gzipped ??= gzipSync(cached.body);
+      keep(key, cached); // now the most recently used (an expired one is given only while it is refreshed)
+      for (const [name, value] of cached.headers) res.setHeader(name, value);
+      res.setHeader('Age', String(Math.floor((time - cached.stored) / 1000)));
+      if (!gzip || !cached.gzipped) {
+        res.send(cached.body);
         return;
       }
+      // Already encoded: the compression middleware lets it through (and adds Vary: Accept-Encoding).
+      res.setHeader('Content-Encoding', 'gzip');
+      res.send(cached.gzipped);
+      return;
     }
 
     // Apollo's Express integration answers a complete body with one res.send(string).
@@ -202,7 +216,14 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
         const value = res.getHeader(name);
         if (value !== undefined) headers.push([name, String(value)]);
       }
-      keep(key, { stored, expires: stored + seconds * 1000, body: answer, headers });
+      keep(key, {
+        stored,
+        expires: stored + seconds * 1000,
+        staleUntil: stored + 2 * seconds * 1000,
+        body: answer,
+        headers,
+      });
+      refreshing.delete(key);
       return result;
     };
     next();

@@ -276,6 +276,50 @@ describe('publicAnswerCache', () => {
     expect((await ask()).n).toBe(2);
   });
 
+  it('once expired, one request fetches the answer again while the others get the expired one', async () => {
+    expect((await ask()).n).toBe(1);
+    clock += 10_000;
+    let release = () => {};
+    hold = new Promise<void>((resolve) => (release = resolve));
+    const refreshing = ask();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Meanwhile: the expired answer at once, with its age, and no second run of the query.
+    const meanwhile = await Promise.race([
+      Promise.all([ask(), ask()]),
+      new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 2_000)),
+    ]);
+    expect(meanwhile).toMatchObject([
+      { n: 1, age: '10' },
+      { n: 1, age: '10' },
+    ]);
+    expect(answered).toBe(2);
+    hold = null;
+    release();
+    expect((await refreshing).n).toBe(2);
+    expect(await ask()).toMatchObject({ n: 2, age: '0' });
+  });
+
+  it('an expired answer is not given past one more s-maxage, nor once its refresh has failed', async () => {
+    expect((await ask()).n).toBe(1);
+    clock += 20_000; // twice the s-maxage: too old even while refreshed
+    let release = () => {};
+    hold = new Promise<void>((resolve) => (release = resolve));
+    const first = ask();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = ask();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    hold = null;
+    release();
+    expect([(await first).n, (await second).n].sort()).toEqual([2, 3]);
+
+    clock += 10_000; // answer 2 or 3 has expired; its refresh answers something not to keep
+    cacheControl = 'no-store';
+    expect((await ask()).n).toBe(4);
+    cacheControl = 'public, max-age=0, s-maxage=10';
+    expect((await ask()).n).toBe(5); // the next request refreshes again
+    expect((await ask()).n).toBe(5);
+  });
+
   it('tells requests apart by URL, body and the headers an answer depends on', async () => {
     expect((await post({ query: 'a' })).n).toBe(1);
     expect((await post({ query: 'b' })).n).toBe(2);
