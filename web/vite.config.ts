@@ -134,7 +134,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
                 },
                 {
                   name: 'app', // the shop's modules that its pages share with the shell, and the part cards
-                  test: /[\\/]web[\\/]src[\\/](lib[\\/](apollo|session)|generated[\\/]|components[\\/]PartCard)|[\\/]common[\\/]src[\\/]format/,
+                  test: /[\\/]web[\\/]src[\\/](lib[\\/](apollo|session)|generated[\\/]|components[\\/]Part(Card|Image))|[\\/]common[\\/]src[\\/]format/,
                   priority: 1,
                   includeDependenciesRecursively: false,
                 },

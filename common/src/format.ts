@@ -11,6 +11,10 @@ export const truncation = {
   partsTableName: 20,
 } as const;
 
+/** Dollars as the shop shows them: '$' prefix, two decimals, thousands separated ($1,234.50). */
+export const formatDollars = (dollars: number): string =>
+  `$${dollars.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
 /** Cents (integers, how money is kept) to dollars (how it is shown and sent). */
 export const centsToDollars = (cents: number): number => cents / 100;
 /** Dollars to whole cents, rounding half away from zero. */

@@ -2,6 +2,7 @@ import {
   bangladeshiPhone,
   check,
   contactSchema,
+  formatDollars,
   loginSchema,
   messages,
   partSchema,
@@ -344,5 +345,19 @@ describe('truncate()', () => {
     expect(truncate(name, truncation.cardDescription)).toHaveLength(73);
     expect(truncate(name, truncation.orderTableName)).toHaveLength(33);
     expect(truncate(name, truncation.partsTableName)).toHaveLength(23);
+  });
+});
+
+describe('formatDollars()', () => {
+  it("shows a '$' prefix and two decimals", () => {
+    expect(formatDollars(12.5)).toBe('$12.50');
+    expect(formatDollars(0)).toBe('$0.00');
+    expect(formatDollars(8.9)).toBe('$8.90');
+  });
+
+  it('separates thousands and rounds to cents', () => {
+    expect(formatDollars(1234.5)).toBe('$1,234.50');
+    expect(formatDollars(1_000_000)).toBe('$1,000,000.00');
+    expect(formatDollars(0.125)).toBe('$0.13');
   });
 });

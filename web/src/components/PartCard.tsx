@@ -1,11 +1,7 @@
-import { truncate, truncation } from '@partsyard/common';
+import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { Link } from 'react-router-dom';
 import type { PartFieldsFragment } from '../generated/graphql';
-
-export const defaultPartImage = '/images/parts/default.svg';
-
-/** Price as the cards show it: a '$' prefix and two decimals. */
-export const formatPrice = (price: number) => `$${price.toFixed(2)}`;
+import { PartImage } from './PartImage';
 
 /**
  * One part in a grid: image, cut name and description, price, order limits and a Purchase link (spec §2).
@@ -15,8 +11,8 @@ export function PartCard({ part, priority = false }: { part: PartFieldsFragment;
   return (
     <article className="card h-full border border-base-300 bg-base-100 shadow-sm transition hover:-translate-y-0.5 hover:shadow-lg">
       <figure className="bg-base-200 px-6 pt-6">
-        <img
-          src={part.image || defaultPartImage}
+        <PartImage
+          src={part.image}
           alt={part.name}
           loading={priority ? 'eager' : 'lazy'}
           fetchPriority={priority ? 'high' : 'auto'}
@@ -24,10 +20,6 @@ export function PartCard({ part, priority = false }: { part: PartFieldsFragment;
           width={320}
           height={200}
           className="h-44 w-full rounded-box object-contain"
-          onError={(e) => {
-            // A broken address (parts may point at any http(s) image) falls back to our own picture.
-            if (!e.currentTarget.src.endsWith(defaultPartImage)) e.currentTarget.src = defaultPartImage;
-          }}
         />
       </figure>
       <div className="card-body gap-3">
@@ -35,7 +27,7 @@ export function PartCard({ part, priority = false }: { part: PartFieldsFragment;
           {truncate(part.name, truncation.cardName)}
         </h3>
         <p className="text-sm text-gray-600">{truncate(part.description, truncation.cardDescription)}</p>
-        <p className="text-2xl font-bold text-primary">{formatPrice(part.price)}</p>
+        <p className="text-2xl font-bold text-primary">{formatDollars(part.price)}</p>
         <dl className="grid grid-cols-2 gap-2 text-sm">
           <div className="rounded-field bg-base-200 px-3 py-2">
             <dt className="text-gray-500">Minimum Order</dt>

@@ -1,13 +1,7 @@
 import { Link } from 'react-router-dom';
 import { errorCode, errorMessage } from '../lib/apollo';
 import type { ReactNode } from 'react';
-
-/** The shop's own picture for a part whose image is missing or fails to load. */
-export const defaultPartImage = '/images/parts/default.svg';
-
-/** Dollars as the shop shows them: '$' prefix, two decimals, thousands separated. */
-export const formatDollars = (dollars: number): string =>
-  `$${dollars.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+import { PartImage } from './PartImage';
 
 interface ShoppingPartSummaryProps {
   image: string;
@@ -22,16 +16,13 @@ export function ShoppingPartSummary({ image, name, children, className = '' }: S
   return (
     <div className={`card bg-base-100 shadow-md ${className}`}>
       <figure className="bg-base-200 p-6">
-        <img
-          src={image || defaultPartImage}
+        <PartImage
+          src={image}
           alt={name}
           width={320}
           height={192}
           fetchPriority="high"
           className="h-48 w-full object-contain"
-          onError={(e) => {
-            if (!e.currentTarget.src.endsWith(defaultPartImage)) e.currentTarget.src = defaultPartImage;
-          }}
         />
       </figure>
       <div className="card-body gap-2">

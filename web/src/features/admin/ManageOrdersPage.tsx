@@ -1,4 +1,4 @@
-import { truncate, truncation } from '@partsyard/common';
+import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { ConfirmModal } from '../../components/ConfirmModal';
@@ -11,7 +11,7 @@ import {
 } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
 import { AdminList, AdminTable } from './AdminList';
-import { dollars, adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
+import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
 import { BusyButton } from '../../components/BusyButton';
 
 type OrderRow = AllOrdersQuery['orders']['items'][number];
@@ -126,7 +126,7 @@ export default function ManageOrdersPage() {
               </td>
               <td className="whitespace-nowrap">{order.email}</td>
               <td className="text-right">{order.orderAmount}</td>
-              <td className="text-right">{dollars(order.price)}</td>
+              <td className="text-right">{formatDollars(order.price)}</td>
               <td>
                 {order.paid ? (
                   <span className="text-success" title={order.transactionId ?? undefined}>

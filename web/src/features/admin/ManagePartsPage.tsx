@@ -1,13 +1,12 @@
-import { truncate, truncation } from '@partsyard/common';
+import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { useEffect, useState } from 'react';
 import { ConfirmModal } from '../../components/ConfirmModal';
+import { PartImage } from '../../components/PartImage';
 import { useCatalogQuery, useDeletePartMutation, type CatalogQuery } from '../../generated/graphql';
 import { AdminList, AdminTable } from './AdminList';
-import { dollars, adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
+import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
 
 type PartRow = CatalogQuery['parts']['items'][number];
-
-const defaultPartImage = '/images/parts/default.svg';
 
 /** Typing settles for this long before the list is searched. */
 const searchDelayMs = 300;
@@ -97,17 +96,7 @@ export default function ManagePartsPage() {
               <td>
                 <div className="avatar">
                   <div className="mask mask-squircle h-12 w-12 bg-base-200">
-                    <img
-                      src={part.image || defaultPartImage}
-                      alt=""
-                      width={48}
-                      height={48}
-                      loading="lazy"
-                      decoding="async"
-                      onError={(e) => {
-                        if (!e.currentTarget.src.endsWith(defaultPartImage)) e.currentTarget.src = defaultPartImage;
-                      }}
-                    />
+                    <PartImage src={part.image} alt="" width={48} height={48} loading="lazy" decoding="async" />
                   </div>
                 </div>
               </td>
@@ -117,7 +106,7 @@ export default function ManagePartsPage() {
                 </div>
                 <div className="font-mono text-xs break-all text-base-content/60">{part.id}</div>
               </td>
-              <td className="text-right">{dollars(part.price)}</td>
+              <td className="text-right">{formatDollars(part.price)}</td>
               <td className="text-right">{part.available}</td>
               <td>
                 <button type="button" className="btn btn-error btn-xs" onClick={() => setToDelete(part)}>

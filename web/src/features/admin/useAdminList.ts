@@ -59,9 +59,6 @@ export function useErrorToast(error: unknown, id: string) {
   }, [error, id]);
 }
 
-/** Dollars as shown in the admin tables. */
-export const dollars = (amount: number): string => `$${amount.toFixed(2)}`;
-
 /**
  * The row an admin asked to delete (shown in a ConfirmModal) and the confirmed deletion: the row is evicted
  * from every cached list, a toast says `success`, and the list is fetched again; a failure is toasted.

@@ -1,9 +1,8 @@
-import { truncate, truncation } from '@partsyard/common';
+import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { Link } from 'react-router-dom';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import { formatDollars } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
 import { useCancelOrderMutation, useMyOrdersQuery, type MyOrdersQuery } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';

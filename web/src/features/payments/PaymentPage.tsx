@@ -1,7 +1,8 @@
+import { formatDollars } from '@partsyard/common';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useClientSettings } from '../../app/ClientSettings';
-import { ShoppingFact, ShoppingPartSummary, formatDollars } from '../../components/ShoppingPartSummary';
+import { ShoppingFact, ShoppingPartSummary } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
 import { useConfirmPaymentMutation, useCreatePaymentIntentMutation, useOrderQuery } from '../../generated/graphql';
 import { errorCode, errorMessage } from '../../lib/apollo';

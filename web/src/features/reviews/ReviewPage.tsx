@@ -1,10 +1,10 @@
-import { reviewSchema } from '@partsyard/common';
+import { formatDollars, reviewSchema } from '@partsyard/common';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useMemo } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { useParams } from 'react-router-dom';
 import { FormField } from '../../components/FormField';
-import { PartNotFound, ShoppingFact, ShoppingPartSummary, formatDollars } from '../../components/ShoppingPartSummary';
+import { PartNotFound, ShoppingFact, ShoppingPartSummary } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
 import { useAddReviewMutation, usePartQuery } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';

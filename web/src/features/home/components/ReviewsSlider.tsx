@@ -1,11 +1,11 @@
 import { useKeenSlider } from 'keen-slider/react';
 import { NearViewport } from '../../../components/NearViewport';
+import { defaultAvatar } from '../../../components/Header';
 import type { ReviewFieldsFragment } from '../../../generated/graphql';
 import { autoplay } from './autoplay';
 
 /** Reviews slider timing (spec §9). */
 export const reviewsAutoplayMs = 2000;
-const defaultAvatar = '/images/avatars/default.svg';
 
 function ReviewCard({ review }: { review: ReviewFieldsFragment }) {
   return (
