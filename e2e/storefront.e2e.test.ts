@@ -139,10 +139,15 @@ describe('the storefront in a browser', () => {
       ),
     ).toBe(true);
 
-    // Signed in, the same HTML arrives; the app renders the header with the account instead of adopting it.
+    // Signed in, the same HTML arrives and is adopted too; then the header shows the account.
     await loginAs(page, demo.customer.email, demo.customer.password);
     await page.goto('/');
     await page.getByRole('button', { name: 'Account menu' }).waitFor();
+    expect(
+      await page.evaluate(
+        () => document.querySelector('footer') === (window as unknown as { parsedFooter?: Element }).parsedFooter,
+      ),
+    ).toBe(true);
     expect(await page.getByRole('link', { name: 'Login', exact: true }).count()).toBe(0);
     await page.getByRole('heading', { name: 'Ride like a pro' }).waitFor();
     await page.locator('a[href^="/purchase/"]').first().waitFor();

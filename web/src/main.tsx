@@ -2,7 +2,6 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from './lib/reactDom';
 import { App } from './app/App';
 import { createRouter } from './app/router';
-import { getAccessToken } from './lib/session';
 import './index.css';
 
 const container = document.getElementById('root') as HTMLElement;
@@ -32,11 +31,8 @@ if (!container.hasChildNodes()) {
   render();
 } else {
   // The home page arrives pre-rendered (dist/home.html, src/prerender.tsx) as an anonymous visitor's first
-  // render. Both ways below wait for the page's code: before it, the router would render the page blank.
-  void pageLoaded().then(() => {
-    // An anonymous visitor's first render matches that markup: React adopts it instead of building it again.
-    if (!getAccessToken()) startTransition(() => void hydrateRoot(container, app));
-    // With a token the header starts in its loading state, not as rendered: React replaces the markup.
-    else render();
-  });
+  // render; React adopts that markup instead of building it again (what depends on the visitor, the account
+  // menu, renders as the HTML did until hydration is done: lib/hydration.ts). It waits for the page's code:
+  // before it, the router would render the page blank.
+  void pageLoaded().then(() => startTransition(() => void hydrateRoot(container, app)));
 }

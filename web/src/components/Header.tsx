@@ -1,5 +1,6 @@
 import { Link, NavLink } from 'react-router-dom';
 import { useAuth } from '../features/auth/AuthProvider';
+import { useHydrated } from '../lib/hydration';
 import { Brand } from './Brand';
 
 export const navLinks = [
@@ -32,9 +33,11 @@ export const defaultAvatar = '/images/avatars/default.svg';
 
 function AccountMenu() {
   const { status, user, logout } = useAuth();
-  if (status === 'loading')
+  // The pre-rendered home page shows the Login link (src/prerender.tsx); hydration must find it there.
+  const hydrated = useHydrated();
+  if (hydrated && status === 'loading')
     return <span className="loading loading-dots loading-sm text-gray-400" aria-label="Loading account" />;
-  if (status === 'signedOut' || !user) {
+  if (!hydrated || status === 'signedOut' || !user) {
     return (
       <Link to="/login" className="btn btn-primary btn-sm">
         Login
