@@ -1,11 +1,10 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { orders, parts, payments, users } from '../../src/db/schema';
 import { unpayableMessages } from '../../src/services/paymentsService';
 import { databaseKinds, type DatabaseKind } from '../support/env';
 import { addPart, orderInput } from '../support/fixtures';
 import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
-import { FakeStripe, stripeSettings } from '../services/fakeStripe';
+import { deliverWebhook, FakeStripe, stripeSettings } from '../services/fakeStripe';
 
 /**
  * Races over HTTP, as clients cause them: many customers ordering the last units of a part, the client's
@@ -49,7 +48,6 @@ describe.each(databaseKinds)('%s', (kind) => {
     let app: TestApp;
     let admin: TestUser;
     let customers: TestUser[];
-    const signer = new Stripe('sk_test_x');
 
     beforeAll(async () => {
       fake = new FakeStripe();
@@ -126,25 +124,7 @@ describe.each(databaseKinds)('%s', (kind) => {
     }
 
     /** Stripe delivering payment_intent.succeeded for the intent, signed as Stripe signs it. */
-    function webhook(intentId: string) {
-      const intent = fake.intents.get(intentId);
-      const payload = JSON.stringify({
-        id: `evt_${intentId}_${Math.random().toString(36).slice(2)}`,
-        object: 'event',
-        type: 'payment_intent.succeeded',
-        created: Math.floor(Date.now() / 1000),
-        livemode: false,
-        data: { object: intent },
-      });
-      const signature = signer.webhooks.generateTestHeaderString({ payload, secret: 'whsec_test' });
-      return app.rest<{ received?: boolean; recorded?: boolean; message?: string }>(
-        'POST',
-        '/stripe/webhook',
-        payload,
-        undefined,
-        { 'stripe-signature': signature },
-      );
-    }
+    const webhook = (intentId: string) => deliverWebhook(app, fake.intents.get(intentId));
 
     /** The client telling the server it paid: GraphQL confirmPayment, or REST PATCH /order/{id}. */
     async function confirm(via: 'graphql' | 'rest', user: TestUser, orderId: string, intentId: string) {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import type { TestApp } from '../support/testApp';
 
 /** A payment intent as Stripe's API answers it (the fields the shop reads, and a few more). */
 export interface FakeIntent {
@@ -221,3 +223,32 @@ export const stripeSettings = (port: number) => ({
   apiPort: port,
   apiProtocol: 'http' as const,
 });
+
+const signer = new Stripe('sk_test_x');
+
+/**
+ * Stripe delivering an event about `intent` to the app's webhook (`POST /api/stripe/webhook`), signed as
+ * Stripe signs it with `secret` (the webhook secret of stripeSettings unless a test forges another).
+ */
+export function deliverWebhook(
+  app: TestApp,
+  intent: object | undefined,
+  { secret = 'whsec_test', type = 'payment_intent.succeeded' } = {},
+) {
+  const payload = JSON.stringify({
+    id: `evt_${randomBytes(8).toString('hex')}`,
+    object: 'event',
+    type,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object: intent },
+  });
+  const signature = signer.webhooks.generateTestHeaderString({ payload, secret });
+  return app.rest<{ received?: boolean; recorded?: boolean; message?: string }>(
+    'POST',
+    '/stripe/webhook',
+    payload,
+    undefined,
+    { 'stripe-signature': signature },
+  );
+}

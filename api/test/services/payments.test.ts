@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import Stripe from 'stripe';
 import { payments, testPaymentIntents } from '../../src/db/schema';
 import type { GatewayIntent } from '../../src/payments/paymentGateway';
 import { createStripeGateway, shopTagOf } from '../../src/payments/stripeGateway';
@@ -8,7 +7,7 @@ import type { Actor } from '../../src/services/actor';
 import { unpayableMessages } from '../../src/services/paymentsService';
 import { databaseKinds } from '../support/env';
 import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
-import { FakeStripe, stripeSettings } from './fakeStripe';
+import { deliverWebhook, FakeStripe, stripeSettings } from './fakeStripe';
 import {
   actorOf,
   addPartAs,
@@ -389,7 +388,6 @@ describe.each(databaseKinds)('paying through Stripe (a local Stripe-compatible A
   let app: TestApp;
   let admin: Actor;
   let customer: Actor;
-  const stripe = new Stripe('sk_test_x');
 
   beforeAll(async () => {
     fake = new FakeStripe();
@@ -412,24 +410,8 @@ describe.each(databaseKinds)('paying through Stripe (a local Stripe-compatible A
   }
 
   /** A webhook delivery as Stripe would send it, signed with `secret`. */
-  function webhook(intent: object, secret = 'whsec_test', type = 'payment_intent.succeeded') {
-    const payload = JSON.stringify({
-      id: `evt_${Date.now()}`,
-      object: 'event',
-      type,
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      data: { object: intent },
-    });
-    const signature = stripe.webhooks.generateTestHeaderString({ payload, secret });
-    return app.rest<{ received?: boolean; recorded?: boolean; message?: string }>(
-      'POST',
-      '/stripe/webhook',
-      payload,
-      undefined,
-      { 'stripe-signature': signature },
-    );
-  }
+  const webhook = (intent: object, secret = 'whsec_test', type = 'payment_intent.succeeded') =>
+    deliverWebhook(app, intent, { secret, type });
 
   it('reports Stripe mode and its publishable key', () => {
     expect(payments_().paymentSettings()).toEqual({ mode: 'stripe', publishableKey: 'pk_test_x' });
