@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { ConfirmModal } from '../../components/ConfirmModal';
 import { useDeleteUserMutation, useGrantAdminMutation, useUsersQuery, type UsersQuery } from '../../generated/graphql';
 import { errorCode, errorMessage } from '../../lib/apollo';
 import { useAuth } from '../auth/AuthProvider';
@@ -45,11 +44,14 @@ export default function AllUsersPage() {
     }
   };
 
-  const { toDelete, setToDelete, confirmProps } = useConfirmedDelete<UserRow>({
+  const { setToDelete, dialog: deleteDialog } = useConfirmedDelete<UserRow>({
     typename: 'User',
     remove: (id, update) => deleteUser({ variables: { id }, update }),
     success: 'User deleted.',
     refetch,
+    title: 'Are you sure you want to delete this user?',
+    describe: (row) => `${row.email} loses their account. Their unpaid orders are cancelled; paid orders are kept.`,
+    busy: deleting,
   });
 
   const rows = data?.users.items ?? [];
@@ -63,18 +65,7 @@ export default function AllUsersPage() {
       query={query}
       paging={list}
       noun="users"
-      dialog={
-        <ConfirmModal
-          {...confirmProps}
-          title="Are you sure you want to delete this user?"
-          body={
-            toDelete
-              ? `${toDelete.email} loses their account. Their unpaid orders are cancelled; paid orders are kept.`
-              : undefined
-          }
-          busy={deleting}
-        />
-      }
+      dialog={deleteDialog}
     >
       <AdminTable>
         <thead>

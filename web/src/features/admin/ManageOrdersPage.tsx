@@ -1,7 +1,6 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { ConfirmModal } from '../../components/ConfirmModal';
 import {
   useAllOrdersQuery,
   useCancelOrderMutation,
@@ -59,11 +58,15 @@ export default function ManageOrdersPage() {
     }
   };
 
-  const { toDelete, setToDelete, confirmProps } = useConfirmedDelete<OrderRow>({
+  const { setToDelete, dialog: deleteDialog } = useConfirmedDelete<OrderRow>({
     typename: 'Order',
     remove: (id, update) => cancelOrder({ variables: { id }, update }),
     success: 'Order deleted.',
     refetch,
+    title: 'Are you sure you want to delete this order?',
+    describe: (row) =>
+      `The unpaid order of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted and its stock given back.`,
+    busy: deleting,
   });
 
   const rows = data?.orders.items ?? [];
@@ -92,18 +95,7 @@ export default function ManageOrdersPage() {
       query={query}
       paging={list}
       noun="orders"
-      dialog={
-        <ConfirmModal
-          {...confirmProps}
-          title="Are you sure you want to delete this order?"
-          body={
-            toDelete
-              ? `The unpaid order of ${toDelete.email} for ${toDelete.orderAmount} × ${toDelete.partName} is deleted and its stock given back.`
-              : undefined
-          }
-          busy={deleting}
-        />
-      }
+      dialog={deleteDialog}
     >
       <AdminTable>
         <thead>

@@ -1,6 +1,5 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { useEffect, useState } from 'react';
-import { ConfirmModal } from '../../components/ConfirmModal';
 import { PartImage } from '../../components/PartImage';
 import { useCatalogQuery, useDeletePartMutation, type CatalogQuery } from '../../generated/graphql';
 import { AdminList, AdminTable } from './AdminList';
@@ -33,11 +32,15 @@ export default function ManagePartsPage() {
 
   const [deletePart, { loading: deleting }] = useDeletePartMutation();
 
-  const { toDelete, setToDelete, confirmProps } = useConfirmedDelete<PartRow>({
+  const { setToDelete, dialog: deleteDialog } = useConfirmedDelete<PartRow>({
     typename: 'Part',
     remove: (id, update) => deletePart({ variables: { id }, update }),
     success: 'Part deleted.',
     refetch,
+    title: 'Are you sure you want to delete this part?',
+    describe: (row) =>
+      `${row.name} is removed from the shop and its unpaid orders are cancelled. Paid orders are kept.`,
+    busy: deleting,
   });
 
   const rows = data?.parts.items ?? [];
@@ -63,18 +66,7 @@ export default function ManagePartsPage() {
       query={query}
       paging={list}
       noun="parts"
-      dialog={
-        <ConfirmModal
-          {...confirmProps}
-          title="Are you sure you want to delete this part?"
-          body={
-            toDelete
-              ? `${toDelete.name} is removed from the shop and its unpaid orders are cancelled. Paid orders are kept.`
-              : undefined
-          }
-          busy={deleting}
-        />
-      }
+      dialog={deleteDialog}
     >
       <AdminTable>
         <thead>

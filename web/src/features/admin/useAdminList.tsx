@@ -1,6 +1,7 @@
 import type { ApolloCache } from '@apollo/client';
 import { useCallback, useEffect, useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
+import { ConfirmModal } from '../../components/ConfirmModal';
 import { errorMessage } from '../../lib/apollo';
 
 /** Rows per page of the admin lists (the API serves at most 100 parts and 200 of the rest per page). */
@@ -60,16 +61,21 @@ export function useErrorToast(error: unknown, id: string) {
 }
 
 /**
- * The row an admin asked to delete (shown in a ConfirmModal) and the confirmed deletion: the row is evicted
- * from every cached list, a toast says `success`, and the list is fetched again; a failure is toasted.
+ * Deleting a row after a confirmation: `setToDelete(row)` opens `dialog` (a ConfirmModal titled `title`, its
+ * text from `describe(row)`); confirmed, the row is evicted from every cached list, a toast says `success`,
+ * and the list is fetched again; a failure is toasted and the dialog stays open.
  */
 export function useConfirmedDelete<Row extends { id: string }>(options: {
   typename: string;
   remove(id: string, update: (cache: ApolloCache<unknown>) => void): Promise<unknown>;
   success: string;
   refetch(): Promise<unknown>;
+  title: string;
+  describe(row: Row): string;
+  /** The deletion is under way. */
+  busy: boolean;
 }) {
-  const { typename, remove, success, refetch } = options;
+  const { typename, remove, success, refetch, title, describe, busy } = options;
   const [toDelete, setToDelete] = useState<Row | null>(null);
   const confirmDelete = async () => {
     if (!toDelete) return;
@@ -85,11 +91,15 @@ export function useConfirmedDelete<Row extends { id: string }>(options: {
       toast.error(errorMessage(e));
     }
   };
-  /** For the ConfirmModal asking about `toDelete`. */
-  const confirmProps = {
-    open: toDelete !== null,
-    onConfirm: () => void confirmDelete(),
-    onClose: () => setToDelete(null),
-  };
-  return { toDelete, setToDelete, confirmProps };
+  const dialog = (
+    <ConfirmModal
+      open={toDelete !== null}
+      title={title}
+      body={toDelete ? describe(toDelete) : undefined}
+      busy={busy}
+      onConfirm={() => void confirmDelete()}
+      onClose={() => setToDelete(null)}
+    />
+  );
+  return { setToDelete, dialog };
 }
