@@ -1,3 +1,9 @@
+import { centsToDollars, formatDollars } from './format';
+
+/** The most one card payment may be, in cents: Stripe's limit per charge (99,999,999 of the smallest unit). */
+export const maxChargeCents = 99_999_999;
+const maxCharge = formatDollars(centsToDollars(maxChargeCents));
+
 /** Every user-facing validation message, written once; the spec's §5 texts are kept word for word. */
 export const messages = {
   emailRequired: 'Email is required',
@@ -12,10 +18,16 @@ export const messages = {
   orderAmountRequired: "Order can't be empty",
   orderAmountBelowMin: (minOrder: number) => `Must order more than ${minOrder} items`,
   orderAmountAboveAvailable: (available: number) => `Only ${available} items available`,
+  orderTotalTooLarge: (maxItems: number) =>
+    `An order can cost at most ${maxCharge}, the most one card payment can be: order at most ${maxItems} ${maxItems === 1 ? 'item' : 'items'}`,
+  partNotForSale: 'This part has no price yet and cannot be ordered',
   wholeNumber: 'Must be a whole number',
   partNameRequired: "The part's name is required",
   priceRequired: 'Price is required',
   priceNegative: "Price can't be negative",
+  priceTooLow: 'Price must be at least $0.01',
+  priceTooHigh: `Price must be ${maxCharge} or less, the most one card payment can be`,
+  minOrderCostsTooMuch: `At this price the minimum order would cost more than ${maxCharge}, the most one card payment can be`,
   minOrderRequired: "Order can't be empty",
   minOrderTooSmall: 'Minimum order must be at least 1',
   availableRequired: "Available amount can't be empty",

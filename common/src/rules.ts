@@ -1,5 +1,6 @@
 import * as yup from 'yup';
-import { messages } from './messages';
+import { dollarsToCents } from './format';
+import { maxChargeCents, messages } from './messages';
 
 /** Limits shared by the forms and the API. */
 export const limits = {
@@ -8,9 +9,14 @@ export const limits = {
   shortText: 200,
   longText: 2000,
   urlText: 2048,
-  maxPriceDollars: 1_000_000,
+  /** A unit price, and the total of one order: what one card payment can be (Stripe's limit). */
+  maxChargeCents,
   maxQuantity: 1_000_000,
 } as const;
+
+/** The most units of a part at `priceCents` that one order (one card payment) can hold. */
+export const maxUnitsPerCharge = (priceCents: number): number =>
+  priceCents > 0 ? Math.floor(limits.maxChargeCents / priceCents) : limits.maxQuantity;
 
 /** Bangladeshi mobile number: optional +88 or 0088, then 01, a digit 3-9, then 8 digits. */
 export const bangladeshiPhone = /^(?:\+88|0088)?01[3-9]\d{8}$/;
@@ -62,20 +68,30 @@ export const phoneRule = () =>
     .min(limits.phoneMin, messages.phoneTooShort)
     .matches(bangladeshiPhone, messages.phoneNotBangladeshi);
 
-/** The stock figures the order amount is checked against. */
+/**
+ * The part's figures the order amount is checked against: its stock, and its unit price in cents (an order's
+ * total must fit one card payment; without a price only the stock is checked).
+ */
 export interface StockLimits {
   minOrder: number;
   available: number;
+  priceCents?: number;
 }
 
-export const orderAmountRule = ({ minOrder, available }: StockLimits) =>
-  yup
+export const orderAmountRule = ({ minOrder, available, priceCents }: StockLimits) => {
+  const rule = yup
     .number()
     .typeError(messages.orderAmountRequired)
     .required(messages.orderAmountRequired)
     .integer(messages.wholeNumber)
     .min(minOrder, messages.orderAmountBelowMin(minOrder))
-    .max(available, messages.orderAmountAboveAvailable(available));
+    .max(available, messages.orderAmountAboveAvailable(available))
+    // A second .max would replace the first (yup keeps one test per name).
+    .test('quantity-bound', messages.tooLarge(limits.maxQuantity), (n) => n == null || n <= limits.maxQuantity);
+  if (priceCents === undefined || priceCents <= 0) return rule;
+  const maxItems = maxUnitsPerCharge(priceCents);
+  return rule.test('total-fits-one-charge', messages.orderTotalTooLarge(maxItems), (n) => n == null || n <= maxItems);
+};
 
 /** The purchase form; email is the signed-in user's and is checked by emailRule where it is shown. */
 export const purchaseSchema = (stock: StockLimits) =>
@@ -88,12 +104,14 @@ export const purchaseSchema = (stock: StockLimits) =>
 
 export const partSchema = yup.object({
   name: shortText().required(messages.partNameRequired),
+  // A price is whole cents from $0.01 to what one card payment can be; nothing is sold for $0.
   price: yup
     .number()
     .typeError(messages.priceRequired)
     .required(messages.priceRequired)
     .min(0, messages.priceNegative)
-    .max(limits.maxPriceDollars, messages.tooLarge(limits.maxPriceDollars)),
+    .test('at-least-a-cent', messages.priceTooLow, (v) => v == null || dollarsToCents(v) >= 1)
+    .test('fits-one-charge', messages.priceTooHigh, (v) => v == null || dollarsToCents(v) <= limits.maxChargeCents),
   image: urlText().matches(imageUrl, { message: messages.imageUrlInvalid, excludeEmptyString: true }).default(''),
   minOrder: yup
     .number()
@@ -101,7 +119,14 @@ export const partSchema = yup.object({
     .required(messages.minOrderRequired)
     .integer(messages.wholeNumber)
     .min(1, messages.minOrderTooSmall)
-    .max(limits.maxQuantity, messages.tooLarge(limits.maxQuantity)),
+    .max(limits.maxQuantity, messages.tooLarge(limits.maxQuantity))
+    // The smallest order of the part must be payable in one card payment, or the part can never be sold.
+    .test('min-order-fits-one-charge', messages.minOrderCostsTooMuch, function fits(minOrder) {
+      const price: unknown = this.parent?.price;
+      if (minOrder == null || typeof price !== 'number' || !Number.isFinite(price)) return true;
+      const cents = dollarsToCents(price);
+      return cents < 1 || cents > limits.maxChargeCents || minOrder <= maxUnitsPerCharge(cents);
+    }),
   available: yup
     .number()
     .typeError(messages.availableRequired)

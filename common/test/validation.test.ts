@@ -232,6 +232,28 @@ describe('purchase form', () => {
       expect(errorsOf(other, { ...validPurchase, orderAmount: 5 })).toEqual({ orderAmount: 'Only 4 items available' });
     });
 
+    it('with the unit price known, an order must fit one card payment: the message says how many fit', () => {
+      const dear = purchaseSchema({ minOrder: 1, available: 1_000_000, priceCents: 100_000_000 - 1 });
+      expect(errorsOf(dear, { ...validPurchase, orderAmount: 1 })).toEqual({});
+      expect(errorsOf(dear, { ...validPurchase, orderAmount: 2 })).toEqual({
+        orderAmount: 'An order can cost at most $999,999.99, the most one card payment can be: order at most 1 item',
+      });
+      const cheap = purchaseSchema({ minOrder: 1, available: 1_000_000, priceCents: 150 });
+      // 666,666 x 150 cents = 99,999,900 fits; one more is 100,000,050.
+      expect(errorsOf(cheap, { ...validPurchase, orderAmount: 666_666 })).toEqual({});
+      expect(errorsOf(cheap, { ...validPurchase, orderAmount: 666_667 })).toEqual({
+        orderAmount:
+          'An order can cost at most $999,999.99, the most one card payment can be: order at most 666666 items',
+      });
+    });
+
+    it('an amount above the quantity bound is refused even with stock to match', () => {
+      const huge = purchaseSchema({ minOrder: 1, available: 5_000_000 });
+      expect(errorsOf(huge, { ...validPurchase, orderAmount: 1_000_001 })).toEqual({
+        orderAmount: 'Must be 1000000 or less',
+      });
+    });
+
     it('with no stock left every amount is refused', () => {
       const soldOut = purchaseSchema({ minOrder: 1, available: 0 });
       expect(errorsOf(soldOut, { ...validPurchase, orderAmount: 1 })).toEqual({
@@ -290,8 +312,32 @@ describe('part form', () => {
     });
   });
 
-  it('a free part and a part with no stock are allowed', () => {
-    expect(errorsOf(partSchema, { ...validPart, price: 0, available: 0 })).toEqual({});
+  it('a part with no stock is allowed', () => {
+    expect(errorsOf(partSchema, { ...validPart, available: 0 })).toEqual({});
+  });
+
+  describe('prices fit one card payment (Stripe: at most 99,999,999 cents)', () => {
+    it.each([0, 0.004, -0])('a price of %p (less than a cent) is refused: nothing is sold for $0', (price) => {
+      expect(errorsOf(partSchema, { ...validPart, price })).toEqual({ price: 'Price must be at least $0.01' });
+    });
+
+    it.each([0.005, 0.01, 999_999.99])('a price of %p is accepted', (price) => {
+      expect(errorsOf(partSchema, { ...validPart, price, minOrder: 1 })).toEqual({});
+    });
+
+    it.each([999_999.995, 1_000_000, 1e21])('a price of %p is refused with the limit in the message', (price) => {
+      expect(errorsOf(partSchema, { ...validPart, price })).toEqual({
+        price: 'Price must be $999,999.99 or less, the most one card payment can be',
+      });
+    });
+
+    it('a minimum order that would cost more than one card payment is refused (the part could never be sold)', () => {
+      expect(errorsOf(partSchema, { ...validPart, price: 1000, minOrder: 1000 })).toEqual({
+        minOrder: 'At this price the minimum order would cost more than $999,999.99, the most one card payment can be',
+      });
+      expect(errorsOf(partSchema, { ...validPart, price: 1000, minOrder: 999 })).toEqual({});
+      expect(errorsOf(partSchema, { ...validPart, price: 999_999.99, minOrder: 1 })).toEqual({});
+    });
   });
 });
 

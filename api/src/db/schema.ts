@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   check,
   index,
   integer,
@@ -12,7 +13,8 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * Tables of the shop. Money is integer cents. Constraints keep the data valid even if code is wrong:
+ * Tables of the shop. Money is integer cents in 64-bit columns (`cents`: read as JS numbers, exact far beyond any
+ * total the shared rules allow, which stop at one card payment's limit). Constraints keep the data valid even if code is wrong:
  * stock never below 0, minOrder at least 1, no negative prices, one user per email, one payment per
  * transaction id, and foreign keys between them.
  */
@@ -22,6 +24,9 @@ import {
  * too (Drizzle's `.desc()` alone means DESC NULLS LAST, which the planner cannot use for that order).
  */
 const newest = (column: ExtraConfigColumn) => column.desc().nullsFirst();
+
+/** Money: whole cents, bigint in the database. */
+const cents = (name: string) => bigint(name, { mode: 'number' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -60,7 +65,7 @@ export const parts = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull(),
     image: text('image').notNull().default(''),
-    priceCents: integer('price_cents').notNull(),
+    priceCents: cents('price_cents').notNull(),
     minOrder: integer('min_order').notNull(),
     available: integer('available').notNull(),
     /** Units taken by orders that were not cancelled; ranks popular parts. */
@@ -93,8 +98,8 @@ export const orders = pgTable(
     partName: text('part_name').notNull(),
     partImage: text('part_image').notNull().default(''),
     orderAmount: integer('order_amount').notNull(),
-    unitPriceCents: integer('unit_price_cents').notNull(),
-    totalCents: integer('total_cents').notNull(),
+    unitPriceCents: cents('unit_price_cents').notNull(),
+    totalCents: cents('total_cents').notNull(),
     status: text('status', { enum: ['unpaid', 'paid', 'shipped'] })
       .notNull()
       .default('unpaid'),
@@ -132,7 +137,7 @@ export const payments = pgTable(
     partId: uuid('part_id').references(() => parts.id, { onDelete: 'set null' }),
     partName: text('part_name').notNull(),
     transactionId: text('transaction_id').notNull(),
-    amountCents: integer('amount_cents').notNull(),
+    amountCents: cents('amount_cents').notNull(),
     gateway: text('gateway', { enum: ['test', 'stripe'] }).notNull(),
     createdAt: createdAt(),
   },
@@ -173,7 +178,7 @@ export const testPaymentIntents = pgTable(
   {
     id: text('id').primaryKey(),
     clientSecret: text('client_secret').notNull(),
-    amountCents: integer('amount_cents').notNull(),
+    amountCents: cents('amount_cents').notNull(),
     currency: text('currency').notNull().default('usd'),
     status: text('status', { enum: ['requires_payment_method', 'succeeded', 'canceled'] })
       .notNull()

@@ -66,6 +66,8 @@ export function createOrdersService(deps: { db: Db; parts: PartsService; rateLim
       const caller = requireActor(actor);
       rateLimits.orderBy(caller.userId, client);
       const part = await parts.getPart(String(input.partId ?? ''));
+      // A part priced 0 (added before prices had to be positive) cannot be paid for, so it is not sold.
+      if (part.priceCents < 1) throw badInput({ partId: messages.partNotForSale });
       const result = check(purchaseSchema(part), input);
       if (!result.ok) throw badInput(result.errors);
       const { name, phone, orderAmount, address } = result.value;

@@ -1,3 +1,4 @@
+import { centsToDollars, formatDollars, maxChargeCents } from '@partsyard/common';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, payments, type OrderRow, type PaymentRow } from '../db/schema';
@@ -19,6 +20,12 @@ const currency = 'usd';
 const isIntentId = (id: unknown): id is string => typeof id === 'string' && /^pi_\w{1,250}$/.test(id);
 
 const alreadyPaid = 'This order is already paid';
+
+/** Totals no card payment can carry (only orders placed before the shared rules bounded them). */
+const unchargeable = {
+  free: 'This order has a total of $0.00, so there is nothing to pay: cancel it',
+  tooLarge: `This order costs more than ${formatDollars(centsToDollars(maxChargeCents))}, the most one card payment can be: cancel it and order fewer items`,
+};
 
 /** What the payer is told when money arrived that its order cannot take: refunded, or refunded later. */
 export const unpayableMessages: Record<RefundReason, Record<'refunded' | 'pending', string>> = {
@@ -185,6 +192,9 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     async createPaymentIntent(actor: Actor | null, orderId: string): Promise<GatewayIntent> {
       const order = await ownOrder(actor, orderId);
       if (order.status !== 'unpaid') throw conflict(alreadyPaid);
+      // Orders placed before the shared rules bounded totals: refused with a reason, never sent to the gateway.
+      if (order.totalCents < 1) throw conflict(unchargeable.free);
+      if (order.totalCents > maxChargeCents) throw conflict(unchargeable.tooLarge);
       return gateway.createIntent({ amountCents: order.totalCents, currency, orderId: order.id, email: order.email });
     },
 

@@ -152,6 +152,7 @@ export class FakeStripe {
       if (earlier) return send(200, this.intents.get(earlier));
       const amount = Number(form.amount);
       if (!Number.isInteger(amount) || amount < 1) return error(400, 'Invalid integer', 'parameter_invalid_integer');
+      if (amount > 99_999_999) return error(400, 'Amount must be no more than $999,999.99', 'amount_too_large');
       const metadata: Record<string, string> = {};
       for (const [name, value] of Object.entries(form)) {
         const match = /^metadata\[(.+)\]$/.exec(name);

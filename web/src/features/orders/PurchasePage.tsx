@@ -1,4 +1,4 @@
-import { formatDollars, purchaseSchema } from '@partsyard/common';
+import { dollarsToCents, formatDollars, purchaseSchema } from '@partsyard/common';
 import { Form, Formik, type FormikHelpers } from 'formik';
 import { useMemo } from 'react';
 import { toast } from 'react-hot-toast/headless';
@@ -35,7 +35,10 @@ export default function PurchasePage() {
     [user?.displayName, user?.email],
   );
   const schema = useMemo(
-    () => (part ? purchaseSchema({ minOrder: part.minOrder, available: part.available }) : undefined),
+    () =>
+      part
+        ? purchaseSchema({ minOrder: part.minOrder, available: part.available, priceCents: dollarsToCents(part.price) })
+        : undefined,
     [part],
   );
 
