@@ -10,6 +10,7 @@ import type { PaymentGateway } from './payments/paymentGateway';
 import { createStripeGateway } from './payments/stripeGateway';
 import { createTestGateway } from './payments/testGateway';
 import { createServices, type Services } from './services';
+import { startSweeps, type Sweeps } from './services/sweeps';
 
 export interface RunningServer {
   url: string;
@@ -17,6 +18,8 @@ export interface RunningServer {
   database: Database;
   services: Services;
   identity: Identity;
+  /** The expiry and reconciliation sweeps of this process (its timer runs them every SWEEP_INTERVAL). */
+  sweeps: Sweeps;
   /**
    * Stops taking connections, lets requests in flight finish (those still running after `graceMs`, default
    * 10 s, are cut), then closes the database.
@@ -41,8 +44,10 @@ export async function startServer(
     gateway,
     adminEmails: config.adminEmails,
     rateLimits,
+    orderLimits: config.orders,
   });
   if (config.seedDemo) await seedDemo(database.db, identity);
+  const sweeps = startSweeps(services, config.sweepIntervalMs);
 
   const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens });
   const server: Server = await new Promise((resolve, reject) => {
@@ -59,6 +64,7 @@ export async function startServer(
     database,
     services,
     identity,
+    sweeps,
     async close({ graceMs = 10_000 } = {}) {
       if (closing) return closing;
       beginShutdown();
@@ -79,6 +85,7 @@ export async function startServer(
           });
         });
         await stop();
+        await sweeps.stop();
         await identity.close();
         await database.close();
       })();

@@ -79,6 +79,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       ordersPerUser: { max: 100_000, windowMs: 60_000 },
       ordersPerAddress: { max: 100_000, windowMs: 60_000 },
     },
+    // As generous: the suites place many orders per customer. api/test/expiry.test.ts sets its own.
+    orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 100_000 },
+    // No timer: a sweep changing rows between a test's reads would be noise; tests run the sweeps themselves.
+    sweepIntervalMs: null,
     ...overrides,
   };
 }
