@@ -78,10 +78,16 @@ export function createOrdersService(deps: {
    * the same transaction as the order is written, reserved until now() + UNPAID_ORDER_EXPIRY.
    */
   async function place(caller: Actor, input: { partId: string } & Record<string, unknown>): Promise<OrderRow> {
-    const part = await parts.getPart(String(input.partId ?? ''));
+    let part = await parts.getPart(String(input.partId ?? ''));
     // A part priced 0 (added before prices had to be positive) cannot be paid for, so it is not sold.
     if (part.priceCents < 1) throw badInput({ partId: messages.partNotForSale });
-    const result = check(purchaseSchema(part), input);
+    let result = check(purchaseSchema(part), input);
+    // Short of stock: orders of this part that are due but not yet swept give theirs back first.
+    const expireDueOfPart = () => expireDueOrders(db, eq(orders.partId, part.id));
+    if (!result.ok && result.errors.orderAmount && (await expireDueOfPart())) {
+      part = await parts.getPart(part.id);
+      result = check(purchaseSchema(part), input);
+    }
     if (!result.ok) throw badInput(result.errors);
     const { name, phone, orderAmount, address } = result.value;
     const attempt = () =>
@@ -115,9 +121,7 @@ export function createOrdersService(deps: {
           .returning();
         return order;
       });
-    // Short of stock: orders of this part that are due but not yet swept give theirs back first.
-    const placed =
-      (await attempt()) ?? ((await expireDueOrders(db, eq(orders.partId, part.id))) ? await attempt() : null);
+    const placed = (await attempt()) ?? ((await expireDueOfPart()) ? await attempt() : null);
     if (placed) return placed;
     // Other orders got there first: tell the customer what is left now.
     const now = await parts.getPart(part.id);

@@ -30,6 +30,8 @@ export interface TestUser {
 
 export interface TestApp {
   server: RunningServer;
+  /** The configuration the app was started with. */
+  config: Config;
   url: string;
   gql<T = Record<string, unknown>>(
     query: string,
@@ -189,6 +191,7 @@ export async function startTestApp(
 
   return {
     server,
+    config,
     url: server.url,
     gql,
     rest,

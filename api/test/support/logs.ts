@@ -1,0 +1,26 @@
+/** The app's log lines (JSON, stdout and stderr) written while it runs, kept out of the test output. */
+export function captureLogs() {
+  const lines: Record<string, unknown>[] = [];
+  const raw: string[] = [];
+  const keep = (chunk: string | Uint8Array) => {
+    for (const line of String(chunk).split('\n')) {
+      if (!line.startsWith('{')) continue;
+      raw.push(line);
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    }
+    return true;
+  };
+  const out = jest.spyOn(process.stdout, 'write').mockImplementation(keep);
+  const err = jest.spyOn(process.stderr, 'write').mockImplementation(keep);
+  return {
+    lines,
+    /** The lines as written, to search for what must never be logged. */
+    raw,
+    /** The lines of one money event (their `event` field), or of any when none is named. */
+    events: (event?: string) => lines.filter((l) => typeof l.event === 'string' && (!event || l.event === event)),
+    restore: () => {
+      out.mockRestore();
+      err.mockRestore();
+    },
+  };
+}
