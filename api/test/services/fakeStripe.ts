@@ -53,6 +53,8 @@ export class FakeStripe {
   readonly requests: FakeRequest[] = [];
   /** While true, POST /v1/refunds answers 500 (Stripe's api_error), as during an outage. */
   refundsFail = false;
+  /** While true, every request answers 500 (Stripe's api_error), as during an outage. */
+  down = false;
   private readonly byIdempotencyKey = new Map<string, string>();
   private readonly refundByIdempotencyKey = new Map<string, string>();
   private server: Server | undefined;
@@ -150,6 +152,10 @@ export class FakeStripe {
       send(status, { error: { type: 'invalid_request_error', message, ...(code ? { code } : {}) } });
 
     if (req.headers.authorization !== 'Bearer sk_test_x') return error(401, 'Invalid API Key provided');
+    if (this.down) {
+      res.setHeader('stripe-should-retry', 'false');
+      return send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+    }
 
     if (req.method === 'POST' && url.pathname === '/v1/payment_intents') {
       const key = req.headers['idempotency-key'];
