@@ -18,16 +18,18 @@ type OrderRow = AllOrdersQuery['orders']['items'][number];
 const filters: { value: '' | OrderStatus; label: string }[] = [
   { value: '', label: 'All' },
   { value: 'UNPAID', label: 'Unpaid' },
+  { value: 'EXPIRED', label: 'Expired' },
   { value: 'PAID', label: 'Paid' },
   { value: 'SHIPPED', label: 'Shipped' },
 ];
 
-const asStatus = (value: string): OrderStatus | null =>
-  value === 'UNPAID' || value === 'PAID' || value === 'SHIPPED' ? value : null;
+const statuses: readonly OrderStatus[] = ['UNPAID', 'EXPIRED', 'PAID', 'SHIPPED'];
+const asStatus = (value: string): OrderStatus | null => statuses.find((s) => s === value) ?? null;
 
 /**
- * Every order (admin). Unpaid orders show a Pending badge and may be deleted; a paid order's Pending button
- * ships it, which the server saves (the spec's local-only toggle, done properly).
+ * Every order (admin), filtered by status. Unpaid orders show a Pending badge and may be deleted (their stock
+ * goes back); expired ones (not paid in time, their stock already back) an Expired badge and may be deleted;
+ * a paid order's Pending button ships it, which the server saves (the spec's local-only toggle, done properly).
  */
 export default function ManageOrdersPage() {
   const list = useAdminList();
@@ -65,7 +67,9 @@ export default function ManageOrdersPage() {
     refetch,
     title: 'Are you sure you want to delete this order?',
     describe: (row) =>
-      `The unpaid order of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted and its stock given back.`,
+      row.status === 'EXPIRED'
+        ? `The expired order of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted (its stock went back when it expired).`
+        : `The unpaid order of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted and its stock given back.`,
     busy: deleting,
   });
 
@@ -124,6 +128,8 @@ export default function ManageOrdersPage() {
                   <span className="text-success" title={order.transactionId ?? undefined}>
                     Paid
                   </span>
+                ) : order.status === 'EXPIRED' ? (
+                  <span className="text-base-content/60">Expired</span>
                 ) : (
                   <span className="text-base-content/60">Unpaid</span>
                 )}
@@ -153,9 +159,23 @@ interface OrderStatusControlProps {
   onDelete(): void;
 }
 
-/** Unpaid: Pending badge and Delete. Paid: a Pending button that ships it. Shipped: a Shipped badge. */
+/**
+ * Unpaid: Pending badge and Delete. Expired: Expired badge and Delete. Paid: a Pending button that ships it.
+ * Shipped: a Shipped badge.
+ */
 function OrderStatusControl({ order, shipping, busy, onShip, onDelete }: OrderStatusControlProps) {
   if (order.status === 'SHIPPED') return <span className="badge whitespace-nowrap badge-success">Shipped</span>;
+  if (order.status === 'EXPIRED')
+    return (
+      <div className="flex items-center gap-2">
+        <span className="badge whitespace-nowrap badge-neutral" title="Not paid in time: its stock went back on sale">
+          Expired
+        </span>
+        <button type="button" className="btn btn-error btn-xs" onClick={onDelete}>
+          Delete
+        </button>
+      </div>
+    );
   if (order.status === 'PAID')
     return (
       <BusyButton

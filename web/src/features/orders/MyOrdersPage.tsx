@@ -6,21 +6,51 @@ import { ConfirmModal } from '../../components/ConfirmModal';
 import { Spinner } from '../../components/Spinner';
 import { useCancelOrderMutation, useMyOrdersQuery, type MyOrdersQuery } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
+import { formatPayBy, useRefetchAtDeadlines } from '../../lib/payBy';
 
 type Order = MyOrdersQuery['myOrders']['items'][number];
 
-/** Payment Status badge: Paid once a verified payment is recorded, else Pending. */
-function PaymentStatusBadge({ paid }: { paid: boolean }) {
-  return paid ? (
-    <span className="badge badge-success whitespace-nowrap">Paid</span>
-  ) : (
-    <span className="badge badge-warning whitespace-nowrap">Pending</span>
+/**
+ * Payment Status: Paid once a verified payment is recorded; Pending with the time to pay by while the order
+ * holds its stock; Expired once that time passed unpaid (its stock went back on sale).
+ */
+function PaymentStatus({ order }: { order: Order }) {
+  if (order.paid) return <span className="badge badge-success whitespace-nowrap">Paid</span>;
+  if (order.status === 'EXPIRED') {
+    return (
+      <div className="flex flex-col items-start gap-1">
+        <span className="badge badge-neutral whitespace-nowrap">Expired</span>
+        {order.expiresAt && (
+          <span className="text-xs whitespace-nowrap text-base-content/70">
+            Not paid by {formatPayBy(order.expiresAt)}
+          </span>
+        )}
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <span className="badge badge-warning whitespace-nowrap">Pending</span>
+      {order.expiresAt && (
+        <span className="text-xs whitespace-nowrap" data-testid="pay-by">
+          Pay by <time dateTime={order.expiresAt}>{formatPayBy(order.expiresAt)}</time>
+        </span>
+      )}
+    </div>
   );
 }
 
-/** The signed-in customer's orders (spec "My Orders"): pay or cancel unpaid ones, see paid ones' transactions. */
+/**
+ * The signed-in customer's orders (spec "My Orders"): pay or cancel unpaid ones before their "Pay by" time,
+ * see paid ones' transactions, delete expired ones. The list refreshes itself when a Pay by time passes.
+ */
 export default function MyOrdersPage() {
   const { data, loading, error, refetch } = useMyOrdersQuery({ fetchPolicy: 'cache-and-network' });
+  const pending = (data?.myOrders.items ?? []).filter((o) => o.status === 'UNPAID' && o.expiresAt);
+  useRefetchAtDeadlines(
+    pending.map((o) => o.expiresAt ?? ''),
+    refetch,
+  );
   const [cancelOrder, { loading: cancelling }] = useCancelOrderMutation();
   const [toCancel, setToCancel] = useState<Order | null>(null);
 
@@ -28,7 +58,7 @@ export default function MyOrdersPage() {
     if (!toCancel) return;
     try {
       await cancelOrder({ variables: { id: toCancel.id } });
-      toast.success('Order cancelled.');
+      toast.success(toCancel.status === 'EXPIRED' ? 'Order deleted.' : 'Order cancelled.');
       setToCancel(null);
       await refetch();
     } catch (e) {
@@ -78,13 +108,22 @@ export default function MyOrdersPage() {
                     {truncate(order.partName, truncation.orderTableName)}
                   </td>
                   <td>
-                    <PaymentStatusBadge paid={order.paid} />
+                    <PaymentStatus order={order} />
                   </td>
                   <td>
                     {order.paid ? (
                       <span className="font-mono text-xs break-all" data-testid="transaction-id">
                         {order.transactionId}
                       </span>
+                    ) : order.status === 'EXPIRED' ? (
+                      <button
+                        type="button"
+                        className="btn btn-outline btn-xs"
+                        title="Its stock went back on sale: order again from the part's page"
+                        onClick={() => setToCancel(order)}
+                      >
+                        Delete
+                      </button>
                     ) : (
                       <div className="flex flex-nowrap gap-2">
                         <Link to={`/payment/${order.id}`} className="btn btn-primary btn-xs">
