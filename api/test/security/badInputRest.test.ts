@@ -593,6 +593,35 @@ describe.each(databaseKinds)('bad input to the REST shim on %s', (kind) => {
     });
   });
 
+  it('the status filter of GET /api/orders: one of the four statuses (any case), else refused per field', async () => {
+    const statuses = ['unpaid', 'paid', 'shipped', 'expired'];
+    await property(
+      fc.record({
+        status: queryValue(
+          field(
+            fc.constantFrom(...statuses, 'EXPIRED', ' Paid '),
+            fc.constantFrom('', 'unpaid ', 'expire', 'cancelled', 'UNPAID,PAID', 'paid\u0000'),
+            anyString(),
+          ),
+        ),
+      }),
+      async ({ status }) => {
+        const query = new URLSearchParams();
+        if (status !== undefined) query.set('status', status);
+        const result = await app.rest('GET', `/orders?${query.toString()}`, undefined, admin.token);
+        const given = status?.trim().toLowerCase();
+        expectRest(
+          result,
+          !given || statuses.includes(given)
+            ? ok
+            : badInput({ status: 'Must be one of unpaid, paid, shipped, expired' }),
+        );
+      },
+      numRuns,
+      [{ status: 'expired' }, { status: 'lost' }],
+    );
+  });
+
   it('any bytes with any content type to any row with a body: never a 5xx, a clear refusal, nothing written', async () => {
     const rows = [
       ['POST', '/parts', 'admin'],
