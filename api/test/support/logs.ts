@@ -1,5 +1,11 @@
-/** The app's log lines (JSON, stdout and stderr) written while it runs, kept out of the test output. */
+import { setEventLogging } from '../../src/logger';
+
+/**
+ * The app's log lines (JSON, stdout and stderr) written while it runs, kept out of the test output; the info
+ * lines of business events, which the harness otherwise leaves out (see startTestApp), are written meanwhile.
+ */
 export function captureLogs() {
+  const eventsWere = setEventLogging(true);
   const lines: Record<string, unknown>[] = [];
   const raw: string[] = [];
   const keep = (chunk: string | Uint8Array) => {
@@ -21,6 +27,7 @@ export function captureLogs() {
     restore: () => {
       out.mockRestore();
       err.mockRestore();
+      setEventLogging(eventsWere);
     },
   };
 }

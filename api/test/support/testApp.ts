@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../src/config';
 import { users } from '../../src/db/schema';
 import { openDatabase } from '../../src/db/database';
+import { setEventLogging } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
 import { testEnv, type DatabaseKind } from './env';
 import { createTestDatabase } from './postgres';
@@ -134,6 +135,8 @@ export async function startTestApp(
     dropDatabase = created.drop;
     database = { kind: 'postgres', url: created.url, poolSize: 10 };
   }
+  // One info line per money event and expired order would bury the test output; captureLogs shows them.
+  setEventLogging(false);
   const config = testConfig({ database, ...overrides });
   const server = await startServer(config, { database: await openDatabase(database), now: options.now });
 
