@@ -120,6 +120,21 @@ export const emulatorSignIn = (email: string, password: string): Promise<string>
   emulatorCall('signInWithPassword', { email, password });
 
 /**
+ * fetch, sent again once if the kept-alive connection it reused was closed by the server as idle: when PGlite
+ * holds the event loop for seconds, the server's idle timeout and the client's reuse of the socket can cross.
+ * The server had not read the request (it closes only idle connections), so nothing ran twice.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, init);
+  }
+}
+
+/**
  * Starts the whole app on a fresh database of `kind` (an in-memory PGlite, or a new PostgreSQL database).
  * `options.now` is the rate limits' clock.
  */
@@ -141,7 +156,7 @@ export async function startTestApp(
   const server = await startServer(config, { database: await openDatabase(database), now: options.now });
 
   const gql: TestApp['gql'] = async (query, variables, token) => {
-    const res = await fetch(`${server.url}/graphql`, {
+    const res = await fetchOnce(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify({ query, variables }),
@@ -151,7 +166,7 @@ export async function startTestApp(
   };
 
   const rest: TestApp['rest'] = async (method, urlPath, body, token, headers = {}) => {
-    const res = await fetch(`${server.url}/api${urlPath}`, {
+    const res = await fetchOnce(`${server.url}/api${urlPath}`, {
       method,
       headers: {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
