@@ -201,9 +201,9 @@ describe('configuration for production (DATABASE_URL set)', () => {
         }),
       );
       expect(config.firebase).toMatchObject({ emulatorHost: '127.0.0.1:9099', serviceAccountJson: undefined });
-      expect(problemsOf(production({ FIREBASE_AUTH_EMULATOR_HOST: 'localhost', ALLOW_AUTH_EMULATOR: 'true' }))).toEqual([
-        'FIREBASE_AUTH_EMULATOR_HOST must be host:port, got "localhost"',
-      ]);
+      expect(problemsOf(production({ FIREBASE_AUTH_EMULATOR_HOST: 'localhost', ALLOW_AUTH_EMULATOR: 'true' }))).toEqual(
+        ['FIREBASE_AUTH_EMULATOR_HOST must be host:port, got "localhost"'],
+      );
     });
   });
 
@@ -328,8 +328,9 @@ describe('configuration for production (DATABASE_URL set)', () => {
     ]);
     expect(problemsOf(production({ SEED_DEMO: 'yes' }))).toEqual(['SEED_DEMO must be true or false, got "yes"']);
     expect(
-      loadConfig(production({ SEED_DEMO: 'true', FIREBASE_AUTH_EMULATOR_HOST: 'auth:9099', ALLOW_AUTH_EMULATOR: 'true' }))
-        .seedDemo,
+      loadConfig(
+        production({ SEED_DEMO: 'true', FIREBASE_AUTH_EMULATOR_HOST: 'auth:9099', ALLOW_AUTH_EMULATOR: 'true' }),
+      ).seedDemo,
     ).toBe(true);
   });
 });

@@ -174,8 +174,9 @@ const lookups: [string, () => Promise<unknown>][] = [
   ['orders by status, newest', () => services.orders.allOrders(admin, { status: 'paid' })],
   ['orders by email (the account holding it, then by user)', () => services.orders.ordersByEmail(admin, customerEmail)],
   ['payments by user', () => services.payments.myPayments(customer)],
-  ['payments by email (the account holding it, then by user)', () =>
-    services.payments.paymentsByEmail(admin, customerEmail),
+  [
+    'payments by email (the account holding it, then by user)',
+    () => services.payments.paymentsByEmail(admin, customerEmail),
   ],
   ['reviews newest', () => services.reviews.listReviews(12)],
   ['users newest', () => services.users.listUsers(admin, {})],

@@ -71,8 +71,7 @@ describe('access tokens (unit)', () => {
     ],
     [
       'from another issuer',
-      () =>
-        jwt.sign({ fid }, secret, { subject: claims.userId, issuer: 'someone-else', expiresIn: '1h' }),
+      () => jwt.sign({ fid }, secret, { subject: claims.userId, issuer: 'someone-else', expiresIn: '1h' }),
     ],
     ['without a subject', () => jwt.sign({ fid }, secret, { issuer: 'partsyard', expiresIn: '1h' })],
     [

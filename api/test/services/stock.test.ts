@@ -357,7 +357,7 @@ describe.each(databaseKinds)('stock and database constraints on %s', (kind) => {
     it('refuses a paid order without a transaction id, and an unpaid one with one', async () => {
       const [part] = await db().insert(parts).values(rawPart()).returning();
       const base = {
-        email: customer.email ?? "",
+        email: customer.email ?? '',
         name: 'Raw',
         phone: '01712345678',
         partId: part.id,
@@ -385,7 +385,7 @@ describe.each(databaseKinds)('stock and database constraints on %s', (kind) => {
     it('refuses a second payment with the same transaction id', async () => {
       const [part] = await db().insert(parts).values(rawPart()).returning();
       const base = {
-        email: customer.email ?? "",
+        email: customer.email ?? '',
         name: 'Raw',
         phone: '01712345678',
         partId: part.id,
@@ -402,7 +402,7 @@ describe.each(databaseKinds)('stock and database constraints on %s', (kind) => {
         ])
         .returning();
       const payment = {
-        email: customer.email ?? "",
+        email: customer.email ?? '',
         partId: part.id,
         partName: part.name,
         transactionId: `pi_raw_dupe_${Date.now()}`,
@@ -432,7 +432,7 @@ describe.each(databaseKinds)('stock and database constraints on %s', (kind) => {
     it('refuses two orders with the same transaction id', async () => {
       const [part] = await db().insert(parts).values(rawPart()).returning();
       const row = {
-        email: customer.email ?? "",
+        email: customer.email ?? '',
         name: 'Raw',
         phone: '01712345678',
         partId: part.id,
@@ -452,7 +452,7 @@ describe.each(databaseKinds)('stock and database constraints on %s', (kind) => {
       const [order] = await db()
         .insert(orders)
         .values({
-          email: customer.email ?? "",
+          email: customer.email ?? '',
           name: 'Raw',
           phone: '01712345678',
           partId: part.id,
@@ -469,7 +469,7 @@ describe.each(databaseKinds)('stock and database constraints on %s', (kind) => {
           .insert(payments)
           .values({
             orderId: order.id,
-            email: customer.email ?? "",
+            email: customer.email ?? '',
             partName: part.name,
             transactionId: `pi_raw_zero_pay_${Date.now()}`,
             amountCents: 0,
