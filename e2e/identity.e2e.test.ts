@@ -9,7 +9,7 @@ import { demo, loginAs, screenshot, startShop, verificationLink, type Shop } fro
  */
 
 const row = (page: Page, text: string) => page.locator('tr', { hasText: text });
-const notice = (page: Page) => page.getByRole('region', { name: 'Email verification' });
+const notice = (page: Page) => page.getByRole('region', { name: 'Account verification' });
 
 describe('identity in a browser', () => {
   let shop: Shop;

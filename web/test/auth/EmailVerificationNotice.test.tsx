@@ -77,6 +77,6 @@ describe('the email verification notice', () => {
     signedIn(false);
     renderNotice();
     await userEvent.click(screen.getByRole('button', { name: 'Not now' }));
-    expect(screen.queryByRole('region', { name: 'Email verification' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Account verification' })).not.toBeInTheDocument();
   });
 });

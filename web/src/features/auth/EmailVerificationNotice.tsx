@@ -43,7 +43,7 @@ export function EmailVerificationNotice() {
 
   return (
     <section
-      aria-label="Email verification"
+      aria-label="Account verification"
       className="border-b border-warning/40 bg-warning/15 px-4 py-3 text-sm text-base-content"
     >
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2">
