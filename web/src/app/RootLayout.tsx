@@ -3,6 +3,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Footer } from '../components/Footer';
 import { Header, NavItems } from '../components/Header';
 import { useAuth } from '../features/auth/AuthProvider';
+import { EmailVerificationNotice } from '../features/auth/EmailVerificationNotice';
 import { onSessionExpired } from '../lib/session';
 
 /** Scrolls to the top on every route change (spec §2). */
@@ -45,6 +46,7 @@ export function RootLayout() {
         <ScrollToTop />
         <SessionExpiredRedirect />
         <Header />
+        <EmailVerificationNotice />
         <main className="flex-1">
           <Outlet />
         </main>

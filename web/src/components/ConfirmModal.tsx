@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { BusyButton } from './BusyButton';
 
 interface ConfirmModalProps {
@@ -22,6 +22,7 @@ export function ConfirmModal({
   onClose,
 }: ConfirmModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -29,9 +30,9 @@ export function ConfirmModal({
     if (!open && dialog.open) dialog.close?.();
   }, [open]);
   return (
-    <dialog ref={ref} className="modal modal-bottom sm:modal-middle" onClose={onClose} aria-labelledby="confirm-title">
+    <dialog ref={ref} className="modal modal-bottom sm:modal-middle" onClose={onClose} aria-labelledby={titleId}>
       <div className="modal-box">
-        <h3 id="confirm-title" className="text-lg font-bold">
+        <h3 id={titleId} className="text-lg font-bold">
           {title}
         </h3>
         {body && <p className="py-4">{body}</p>}

@@ -1,11 +1,18 @@
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { useDeleteUserMutation, useGrantAdminMutation, useUsersQuery, type UsersQuery } from '../../generated/graphql';
+import {
+  useDeleteUserMutation,
+  useGrantAdminMutation,
+  useMeQuery,
+  useRevokeAdminMutation,
+  useUsersQuery,
+  type UsersQuery,
+} from '../../generated/graphql';
 import { errorCode, errorMessage } from '../../lib/apollo';
-import { useAuth } from '../auth/AuthProvider';
 import { AdminList, AdminTable } from './AdminList';
 import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
 import { BusyButton } from '../../components/BusyButton';
+import { ConfirmModal } from '../../components/ConfirmModal';
 
 type UserRow = UsersQuery['users']['items'][number];
 
@@ -13,10 +20,12 @@ const isForbidden = (error: unknown) =>
   errorCode(error) === 'FORBIDDEN' ||
   (error as { networkError?: { statusCode?: number } })?.networkError?.statusCode === 403;
 
-/** All users (admin): make a customer an admin, or delete an account other than your own. */
+/**
+ * All users (admin): make a verified customer an admin, take admin away from another admin, or delete an account
+ * other than your own. The server decides each of these; the page only leaves out what it would refuse.
+ */
 export default function AllUsersPage() {
-  const { user } = useAuth();
-  const myEmail = user?.email.toLowerCase() ?? '';
+  const myId = useMeQuery({ fetchPolicy: 'cache-first' }).data?.me.id;
   const list = useAdminList();
   const { offset, limit } = list;
   const query = useUsersQuery({
@@ -27,8 +36,22 @@ export default function AllUsersPage() {
   const total = data?.users.total;
 
   const [grantAdmin] = useGrantAdminMutation();
+  const [revokeAdmin, { loading: revoking }] = useRevokeAdminMutation();
   const [deleteUser, { loading: deleting }] = useDeleteUserMutation();
   const [granting, setGranting] = useState<string | null>(null);
+  const [toRevoke, setToRevoke] = useState<UserRow | null>(null);
+
+  const confirmRevoke = async () => {
+    if (!toRevoke) return;
+    try {
+      await revokeAdmin({ variables: { email: toRevoke.email } });
+      toast.success(`${toRevoke.email} is no longer an admin.`);
+      setToRevoke(null);
+      await refetch();
+    } catch (e) {
+      toast.error(errorMessage(e));
+    }
+  };
 
   const makeAdmin = async (row: UserRow) => {
     setGranting(row.id);
@@ -65,7 +88,24 @@ export default function AllUsersPage() {
       query={query}
       paging={list}
       noun="users"
-      dialog={deleteDialog}
+      dialog={
+        <>
+          {deleteDialog}
+          <ConfirmModal
+            open={toRevoke !== null}
+            title="Remove admin rights?"
+            body={
+              toRevoke
+                ? `${toRevoke.email} will no longer manage users, orders and parts. They keep their account and orders.`
+                : undefined
+            }
+            confirmLabel="Remove admin"
+            busy={revoking}
+            onConfirm={() => void confirmRevoke()}
+            onClose={() => setToRevoke(null)}
+          />
+        </>
+      }
     >
       <AdminTable>
         <thead>
@@ -81,13 +121,16 @@ export default function AllUsersPage() {
         </thead>
         <tbody>
           {rows.map((row, i) => {
-            const isMe = row.email.toLowerCase() === myEmail;
+            const isMe = row.id === myId;
             return (
               <tr key={row.id} data-testid="user-row">
                 <th>{offset + i + 1}</th>
                 <td className="whitespace-nowrap">
-                  {row.email}
-                  {isMe && <span className="ml-2 text-xs text-base-content/60">(you)</span>}
+                  {row.email || <span className="text-base-content/70">(address moved to another account)</span>}
+                  {isMe && <span className="ml-2 text-xs text-base-content/70">(you)</span>}
+                  {row.email && !row.emailVerified && (
+                    <span className="ml-2 text-xs text-base-content/70">(not verified)</span>
+                  )}
                 </td>
                 <td>{row.name}</td>
                 <td>
@@ -105,11 +148,17 @@ export default function AllUsersPage() {
                         className="btn btn-outline btn-xs btn-primary"
                         busy={granting === row.id}
                         spinner="xs"
-                        disabled={granting !== null}
+                        disabled={granting !== null || !row.emailVerified}
+                        title={row.emailVerified ? undefined : 'Only accounts with a verified email can be admins'}
                         onClick={() => void makeAdmin(row)}
                       >
                         Make Admin
                       </BusyButton>
+                    )}
+                    {row.isAdmin && !isMe && (
+                      <button type="button" className="btn btn-outline btn-xs" onClick={() => setToRevoke(row)}>
+                        Remove admin
+                      </button>
                     )}
                     <button
                       type="button"
