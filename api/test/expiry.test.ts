@@ -210,6 +210,20 @@ describe.each(databaseKinds)('unpaid orders expire (%s)', (kind) => {
     await expectAppError(services().orders.cancelOrder(customer, order.id), 'NOT_FOUND');
   });
 
+  it('deleting a customer deletes their expired orders too; only their unpaid ones give stock back', async () => {
+    const leaving = await actorOf(app, await signUp(app));
+    const part = await addPartAs(app, admin, { price: 1, minOrder: 1, available: 100 });
+    const expired = await placeOrderAs(app, leaving, part.id, { orderAmount: 10 });
+    const unpaid = await placeOrderAs(app, leaving, part.id, { orderAmount: 20 });
+    await makeDue(expired.id);
+    await quietly(sweep);
+    expect((await partRow(app, part.id)).available).toBe(80);
+    await services().users.deleteUser(admin, leaving.userId);
+    expect(await orderRow(app, expired.id)).toBeUndefined();
+    expect(await orderRow(app, unpaid.id)).toBeUndefined();
+    expect((await partRow(app, part.id)).available).toBe(100);
+  });
+
   it('a cancel racing the expiry gives the stock back once', async () => {
     for (let round = 0; round < 6; round++) {
       const { part, order } = await unpaidOrder(100, 10);
