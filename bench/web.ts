@@ -242,6 +242,7 @@ async function writeReport(section: string): Promise<void> {
 const noIdentity: Identity = {
   ensureAccount: async (email) => `bench-web:${email}`,
   verifyIdToken: () => Promise.reject(new Error('no identity provider in the web benchmark')),
+  lookupAccount: async () => null,
   deleteAccount: async () => {},
   close: async () => {},
 };
