@@ -87,7 +87,7 @@ export default function AllUsersPage() {
                 <th>{offset + i + 1}</th>
                 <td className="whitespace-nowrap">
                   {row.email}
-                  {isMe && <span className="ml-2 text-xs text-base-content/60">(you)</span>}
+                  {isMe && <span className="ml-2 text-xs text-base-content/80">(you)</span>}
                 </td>
                 <td>{row.name}</td>
                 <td>

@@ -125,7 +125,7 @@ export default function ManageOrdersPage() {
                     Paid
                   </span>
                 ) : (
-                  <span className="text-base-content/60">Unpaid</span>
+                  <span className="text-base-content/80">Unpaid</span>
                 )}
               </td>
               <td>

@@ -96,7 +96,7 @@ export default function ManagePartsPage() {
                 <div className="font-semibold whitespace-nowrap" title={part.name}>
                   {truncate(part.name, truncation.partsTableName)}
                 </div>
-                <div className="font-mono text-xs break-all text-base-content/60">{part.id}</div>
+                <div className="font-mono text-xs break-all text-base-content/80">{part.id}</div>
               </td>
               <td className="text-right">{formatDollars(part.price)}</td>
               <td className="text-right">{part.available}</td>

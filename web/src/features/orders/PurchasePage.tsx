@@ -1,9 +1,9 @@
 import { dollarsToCents, formatDollars, purchaseSchema } from '@partsyard/common';
-import { Form, Formik, type FormikHelpers } from 'formik';
+import { Formik, type FormikHelpers } from 'formik';
 import { useMemo } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { useParams } from 'react-router-dom';
-import { FormField } from '../../components/FormField';
+import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { PartNotFound, ShoppingFact, ShoppingPartSummary } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
 import { usePartQuery, usePlaceOrderMutation } from '../../generated/graphql';
@@ -77,7 +77,7 @@ export default function PurchasePage() {
         <p className="text-sm text-gray-600">{part.description}</p>
         <p className="text-2xl font-bold text-primary" data-testid="unit-price">
           {formatDollars(part.price)}
-          <span className="ml-1 text-sm font-normal text-gray-500">per unit</span>
+          <span className="ml-1 text-sm font-normal text-gray-600">per unit</span>
         </p>
         <ShoppingFact label="Available">
           <span data-testid="available">{part.available}</span>
@@ -101,7 +101,7 @@ export default function PurchasePage() {
               const total =
                 values.orderAmount !== '' && Number.isFinite(amount) && amount > 0 ? amount * part.price : 0;
               return (
-                <Form noValidate className="flex flex-col gap-3">
+                <ShopForm className="flex flex-col gap-3">
                   <div className="grid gap-3 sm:grid-cols-2">
                     <FormField name="name" label="Name" readOnly={nameKnown} autoComplete="name" />
                     <FormField name="email" label="Email" type="email" readOnly />
@@ -123,7 +123,7 @@ export default function PurchasePage() {
                   <BusyButton className="btn btn-primary mt-2" busy={isSubmitting}>
                     Place Order
                   </BusyButton>
-                </Form>
+                </ShopForm>
               );
             }}
           </Formik>
