@@ -41,7 +41,7 @@ export function ConfirmModal({
         </h2>
         {body && <div className="flex flex-col gap-2 py-4 [overflow-wrap:anywhere]">{body}</div>}
         <div className="modal-action flex-wrap">
-          <button type="button" className="btn" onClick={onClose} autoFocus>
+          <button type="button" className="btn" onClick={onClose} data-autofocus>
             {cancelLabel}
           </button>
           <BusyButton

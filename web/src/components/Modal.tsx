@@ -11,8 +11,9 @@ interface ModalProps {
 }
 
 /**
- * A modal <dialog>: the page behind it is inert, Escape and a click on the backdrop close it, and focus goes
- * back to where it was when it opened (or, if that element is gone, to the page's main content).
+ * A modal <dialog>: the page behind it is inert, Escape and a click on the backdrop close it, focus starts on
+ * the element marked `data-autofocus` and goes back to where it was when the dialog opened (or, if that element
+ * is gone, to the page's main content).
  */
 export function Modal({ open, onClose, labelledBy, className, children }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -23,6 +24,8 @@ export function Modal({ open, onClose, labelledBy, className, children }: ModalP
     if (open && !dialog.open) {
       returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       dialog.showModal?.();
+      // The element marked to start with (a dialog's safe choice); else the browser's first focusable one.
+      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     }
     if (!open && dialog.open) dialog.close?.();
   }, [open]);

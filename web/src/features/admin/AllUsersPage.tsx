@@ -5,7 +5,8 @@ import { errorCode, errorMessage } from '../../lib/apollo';
 import { useAuth } from '../auth/AuthProvider';
 import { AdminList, AdminTable } from './AdminList';
 import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
-import { BusyButton } from '../../components/BusyButton';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { Cell, RowHeader } from '../../components/StackedTable';
 
 type UserRow = UsersQuery['users']['items'][number];
 
@@ -26,21 +27,20 @@ export default function AllUsersPage() {
   const { data, refetch } = query;
   const total = data?.users.total;
 
-  const [grantAdmin] = useGrantAdminMutation();
+  const [grantAdmin, { loading: granting }] = useGrantAdminMutation();
   const [deleteUser, { loading: deleting }] = useDeleteUserMutation();
-  const [granting, setGranting] = useState<string | null>(null);
+  // Granting admin is asked for first, naming the user: it hands over every admin right.
+  const [toGrant, setToGrant] = useState<UserRow | null>(null);
 
   const makeAdmin = async (row: UserRow) => {
-    setGranting(row.id);
     try {
       await grantAdmin({ variables: { email: row.email } });
       toast.success(`Made ${row.email} an admin.`);
+      setToGrant(null);
       await refetch();
     } catch (e) {
       if (isForbidden(e)) console.error('Failed to make admin. You are not admin');
       toast.error(errorMessage(e));
-    } finally {
-      setGranting(null);
     }
   };
 
@@ -65,7 +65,28 @@ export default function AllUsersPage() {
       query={query}
       paging={list}
       noun="users"
-      dialog={deleteDialog}
+      dialog={
+        <>
+          {deleteDialog}
+          <ConfirmModal
+            open={toGrant !== null}
+            title="Make this user an admin?"
+            body={
+              toGrant && (
+                <p>
+                  <strong>{toGrant.email}</strong> {toGrant.name && `(${toGrant.name}) `}will be able to manage users,
+                  orders and parts, and to make others admin.
+                </p>
+              )
+            }
+            confirmLabel="Make admin"
+            tone="primary"
+            busy={granting}
+            onConfirm={() => toGrant && void makeAdmin(toGrant)}
+            onClose={() => setToGrant(null)}
+          />
+        </>
+      }
     >
       <AdminTable>
         <thead>
@@ -84,36 +105,35 @@ export default function AllUsersPage() {
             const isMe = row.email.toLowerCase() === myEmail;
             return (
               <tr key={row.id} data-testid="user-row">
-                <th>{offset + i + 1}</th>
-                <td className="whitespace-nowrap">
-                  {row.email}
-                  {isMe && <span className="ml-2 text-xs text-base-content/80">(you)</span>}
-                </td>
-                <td>{row.name}</td>
-                <td>
+                <RowHeader>{offset + i + 1}</RowHeader>
+                <Cell label="Email" className="[overflow-wrap:anywhere]">
+                  <span>
+                    {row.email}
+                    {isMe && <span className="ml-2 text-xs text-base-content/80">(you)</span>}
+                  </span>
+                </Cell>
+                <Cell label="Name">{row.name}</Cell>
+                <Cell label="Role">
                   {row.isAdmin ? (
                     <span className="badge badge-primary">Admin</span>
                   ) : (
-                    <span className="badge badge-ghost">Customer</span>
+                    <span className="badge border-base-300 bg-base-200 text-base-content">Customer</span>
                   )}
-                </td>
-                <td>
-                  <div className="flex justify-end gap-2">
+                </Cell>
+                <Cell label="">
+                  <div className="flex w-full flex-wrap justify-end gap-2">
                     {!row.isAdmin && (
-                      <BusyButton
+                      <button
                         type="button"
-                        className="btn btn-outline btn-xs btn-primary"
-                        busy={granting === row.id}
-                        spinner="xs"
-                        disabled={granting !== null}
-                        onClick={() => void makeAdmin(row)}
+                        className="btn btn-outline btn-sm btn-primary"
+                        onClick={() => setToGrant(row)}
                       >
                         Make Admin
-                      </BusyButton>
+                      </button>
                     )}
                     <button
                       type="button"
-                      className="btn btn-xs btn-error"
+                      className="btn btn-sm btn-error"
                       disabled={isMe}
                       title={isMe ? 'You cannot delete your own account' : undefined}
                       onClick={() => setToDelete(row)}
@@ -121,7 +141,7 @@ export default function AllUsersPage() {
                       Delete
                     </button>
                   </div>
-                </td>
+                </Cell>
               </tr>
             );
           })}

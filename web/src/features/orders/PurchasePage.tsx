@@ -2,7 +2,7 @@ import { dollarsToCents, formatDollars, purchaseSchema } from '@partsyard/common
 import { Formik, type FormikHelpers } from 'formik';
 import { useMemo } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { PartNotFound, ShoppingFact, ShoppingPartSummary } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
@@ -23,6 +23,8 @@ interface PurchaseValues {
 export default function PurchasePage() {
   const { partId = '' } = useParams();
   const { user } = useAuth();
+  // The success toast lives outside the router: its Pay now link navigates through the page's navigate.
+  const navigate = useNavigate();
   const { data, loading, error, refetch } = usePartQuery({
     variables: { id: partId },
     fetchPolicy: 'cache-and-network',
@@ -47,7 +49,7 @@ export default function PurchasePage() {
 
   const submit = async (values: PurchaseValues, helpers: FormikHelpers<PurchaseValues>) => {
     try {
-      await placeOrder({
+      const { data: placed } = await placeOrder({
         variables: {
           input: {
             partId: part.id,
@@ -58,7 +60,27 @@ export default function PurchasePage() {
           },
         },
       });
-      toast.success('Successfully placed order.');
+      const orderId = placed?.placeOrder.id;
+      toast.success(
+        <span>
+          Successfully placed order.
+          {orderId && (
+            <>
+              {' '}
+              <a
+                href={`/payment/${orderId}`}
+                className="link font-semibold"
+                onClick={(event) => {
+                  event.preventDefault();
+                  void navigate(`/payment/${orderId}`);
+                }}
+              >
+                Pay now
+              </a>
+            </>
+          )}
+        </span>,
+      );
       helpers.resetForm();
       await refetch();
     } catch (e) {
