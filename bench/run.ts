@@ -67,8 +67,9 @@ async function generateData(db: Db): Promise<void> {
            500 + (g * 37) % 20000, 1 + g % 10, 1000 + g % 5000, now() - make_interval(mins => g)
     from generate_series(1, ${counts.parts}) g`);
   await db.execute(sql`
-    insert into users (email, name, role, created_at)
-    select 'rider' || g || '@bench.test', 'Rider ' || g, case when g = 1 then 'admin' else 'customer' end,
+    insert into users (email, firebase_uid, name, role, admin_source, created_at)
+    select 'rider' || g || '@bench.test', 'bench-uid-' || g, 'Rider ' || g,
+           case when g = 1 then 'admin' else 'customer' end, case when g = 1 then 'granted' end,
            now() - make_interval(mins => g)
     from generate_series(1, ${counts.users}) g`);
   await db.execute(sql`
@@ -297,14 +298,16 @@ async function main(): Promise<void> {
 
     // Accounts: rider1 is the admin, rider2 the customer of My Orders, riders 3..52 the 50 racing customers.
     const tokens = createAccessTokens(config.jwt);
-    const riders = rowsOf<{ id: string; email: string }>(
-      await db.execute(sql`select id, email from users where email ~ '^rider[0-9]+@bench\\.test$'
+    const riders = rowsOf<{ id: string; email: string; firebase_uid: string }>(
+      await db.execute(sql`select id, email, firebase_uid from users where email ~ '^rider[0-9]+@bench\\.test$'
                            order by (substring(email from 6 for position('@' in email) - 6))::int limit 52`),
     );
     const [adminUser, customer, ...racers] = riders;
-    const adminToken = tokens.sign({ userId: adminUser.id, email: adminUser.email });
-    const customerToken = tokens.sign({ userId: customer.id, email: customer.email });
-    const racerTokens = racers.slice(0, raceCustomers).map((r) => tokens.sign({ userId: r.id, email: r.email }));
+    const tokenOf = (rider: (typeof riders)[number]) =>
+      tokens.sign({ userId: rider.id, firebaseUid: rider.firebase_uid });
+    const adminToken = tokenOf(adminUser);
+    const customerToken = tokenOf(customer);
+    const racerTokens = racers.slice(0, raceCustomers).map(tokenOf);
     const [somePart] = rowsOf<{ id: string }>(
       await db.execute(sql`select id from parts order by created_at desc limit 1 offset 123`),
     );

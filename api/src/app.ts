@@ -98,6 +98,8 @@ export async function createApp({
   const apollo = new ApolloServer<GraphQLContext>({
     schema: buildSchema(),
     formatError,
+    // Never, in any mode: a stack trace tells an attacker our files and libraries (errors are logged instead).
+    includeStacktraceInErrorResponses: false,
     // Refuses simple requests (no JSON content type, no preflight header) that a browser would send cross-site.
     csrfPrevention: true,
     allowBatchedHttpRequests: true, // at most queryLimits.maxBatch operations: refuseLargeBatches

@@ -16,7 +16,10 @@ export interface Config {
   database: { kind: 'pglite'; dataDir: string | undefined } | { kind: 'postgres'; url: string; poolSize: number };
   firebase: {
     projectId: string;
-    /** host:port of the Auth emulator; when set, firebase-admin accepts the emulator's unsigned tokens. */
+    /**
+     * host:port of the Auth emulator; when set, firebase-admin accepts the emulator's unsigned tokens. In
+     * production mode only with ALLOW_AUTH_EMULATOR=true (staging and tests: anyone can sign in as anyone).
+     */
     emulatorHost: string | undefined;
     /** Service account JSON for production (else Application Default Credentials). */
     serviceAccountJson: string | undefined;
@@ -24,7 +27,8 @@ export interface Config {
     webApiKey: string;
     authDomain: string;
   };
-  jwt: { secret: string; expiresIn: string };
+  /** Our access tokens: the signing secret and their lifetime in whole seconds. */
+  jwt: { secret: string; expiresInSeconds: number };
   adminEmails: string[];
   stripe: {
     secretKey: string;
@@ -94,8 +98,19 @@ function readOrCreateSecret(file: string): string {
   return secret;
 }
 
-/** jsonwebtoken's lifetimes: seconds, or a number with a unit (`90s`, `30m`, `12h`, `7d`). */
-const lifetimePattern = /^\d+(\.\d+)?\s*(ms|s|m|h|d|w|y)?$/i;
+const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/**
+ * A duration setting in whole seconds: a number of seconds (`3600`) or a number with a unit (`90s`, `30m`,
+ * `12h`, `7d`). Parsed here, never handed on as text: jsonwebtoken reads a bare number in a string as
+ * milliseconds.
+ */
+export function parseDurationSeconds(value: string): number | null {
+  const match = /^(\d{1,9})\s*([smhd]?)$/i.exec(value.trim());
+  if (!match) return null;
+  const seconds = Number(match[1]) * durationUnits[(match[2] || 's').toLowerCase()];
+  return seconds >= 1 && Number.isSafeInteger(seconds) ? seconds : null;
+}
 
 function parseBoolean(name: string, value: string | undefined, fallback: boolean, problems: string[]): boolean {
   const v = value?.trim().toLowerCase();
@@ -191,12 +206,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const jwtExpiresIn = env.JWT_EXPIRES_IN?.trim() || '12h';
-  if (!lifetimePattern.test(jwtExpiresIn))
-    problems.push(`JWT_EXPIRES_IN must be seconds or a number with a unit (90s, 30m, 12h, 7d), got "${jwtExpiresIn}"`);
+  const jwtExpiresInSeconds = parseDurationSeconds(jwtExpiresIn);
+  if (jwtExpiresInSeconds === null)
+    problems.push(
+      `JWT_EXPIRES_IN must be whole seconds or a whole number with a unit (90s, 30m, 12h, 7d), got "${jwtExpiresIn}"`,
+    );
 
   const emulatorHost = env.FIREBASE_AUTH_EMULATOR_HOST?.trim() || (mode === 'embedded' ? '127.0.0.1:9099' : undefined);
   if (emulatorHost && !/^[\w.-]+:\d{1,5}$/.test(emulatorHost))
     problems.push(`FIREBASE_AUTH_EMULATOR_HOST must be host:port, got "${emulatorHost}"`);
+  const allowAuthEmulator = parseBoolean('ALLOW_AUTH_EMULATOR', env.ALLOW_AUTH_EMULATOR, false, problems);
+  if (mode === 'production' && emulatorHost && !allowAuthEmulator) {
+    // The emulator's ID tokens carry no signature: anyone who can reach the server could sign in as anyone.
+    problems.push(
+      'FIREBASE_AUTH_EMULATOR_HOST is set with DATABASE_URL: the Auth emulator accepts unsigned ID tokens, so anyone could sign in as anyone. Unset it to use Firebase, or set ALLOW_AUTH_EMULATOR=true for staging and tests only',
+    );
+  }
   const projectId = env.FIREBASE_PROJECT_ID?.trim() || (mode === 'embedded' ? 'demo-partsyard' : '');
   if (!projectId) problems.push('FIREBASE_PROJECT_ID is required when DATABASE_URL is set');
   else if (!/^[a-z0-9][a-z0-9-]{3,61}$/.test(projectId))
@@ -312,7 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webApiKey: env.FIREBASE_API_KEY?.trim() || 'demo-api-key',
       authDomain: env.FIREBASE_AUTH_DOMAIN?.trim() || `${projectId}.firebaseapp.com`,
     },
-    jwt: { secret: jwtSecret, expiresIn: jwtExpiresIn },
+    jwt: { secret: jwtSecret, expiresInSeconds: jwtExpiresInSeconds ?? 0 },
     adminEmails,
     stripe,
     seedDemo,

@@ -26,7 +26,7 @@ async function main() {
 
   if (config.mode === 'production' && config.firebase.emulatorHost) {
     logger.warn(
-      'FIREBASE_AUTH_EMULATOR_HOST is set with DATABASE_URL: Firebase ID tokens are not signature-checked. ' +
+      'ALLOW_AUTH_EMULATOR=true: sign-in goes through an Auth emulator, whose ID tokens are not signature-checked. ' +
         'Use this for staging and tests only, never for real customers.',
       { authEmulator: config.firebase.emulatorHost },
     );

@@ -27,10 +27,16 @@ export interface RunningServer {
 /** Composes the shop from its configuration: database, identity, gateway, services, HTTP. */
 export async function startServer(
   config: Config,
-  overrides: { database?: Database; /** The rate limits' clock (tests). */ now?: () => number } = {},
+  overrides: {
+    database?: Database;
+    /** The identity provider (tests: a stand-in for Firebase). */
+    identity?: Identity;
+    /** The rate limits' clock (tests). */
+    now?: () => number;
+  } = {},
 ): Promise<RunningServer> {
   const database = overrides.database ?? (await openDatabase(config.database));
-  const identity = createFirebaseIdentity(config.firebase);
+  const identity = overrides.identity ?? createFirebaseIdentity(config.firebase);
   const tokens = createAccessTokens(config.jwt);
   const gateway: PaymentGateway = config.stripe ? createStripeGateway(config.stripe) : createTestGateway(database.db);
   const rateLimits = createRateLimits(config.rateLimits, overrides.now);
@@ -43,6 +49,7 @@ export async function startServer(
     rateLimits,
   });
   if (config.seedDemo) await seedDemo(database.db, identity);
+  await services.users.applyAdminEmails();
 
   const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens });
   const server: Server = await new Promise((resolve, reject) => {

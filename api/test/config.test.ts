@@ -97,11 +97,48 @@ describe('configuration for production (DATABASE_URL set)', () => {
     ]);
   });
 
-  it('JWT_EXPIRES_IN that jsonwebtoken would not understand is named', () => {
-    expect(problemsOf(production({ JWT_EXPIRES_IN: 'twelve hours' }))).toEqual([
-      'JWT_EXPIRES_IN must be seconds or a number with a unit (90s, 30m, 12h, 7d), got "twelve hours"',
+  it.each([
+    ['3600', 3600],
+    ['90s', 90],
+    ['30m', 1800],
+    ['12h', 43_200],
+    ['7d', 604_800],
+    [' 2H ', 7200],
+    [undefined, 43_200],
+  ])('JWT_EXPIRES_IN %j is %d seconds (a bare number is seconds, as documented)', (value, seconds) => {
+    expect(loadConfig(production({ JWT_EXPIRES_IN: value })).jwt.expiresInSeconds).toBe(seconds);
+  });
+
+  it.each(['twelve hours', '0', '1.5h', '-5m', '10ms', '3w', '1e3', '99999999999'])(
+    'JWT_EXPIRES_IN "%s" is named as malformed',
+    (value) => {
+      expect(problemsOf(production({ JWT_EXPIRES_IN: value }))).toEqual([
+        `JWT_EXPIRES_IN must be whole seconds or a whole number with a unit (90s, 30m, 12h, 7d), got "${value.trim()}"`,
+      ]);
+    },
+  );
+
+  it('JWT_SECRET of exactly 32 characters is accepted; 31 is not', () => {
+    expect(loadConfig(production({ JWT_SECRET: 's'.repeat(32) })).jwt.secret).toBe('s'.repeat(32));
+    expect(problemsOf(production({ JWT_SECRET: 's'.repeat(31) }))).toEqual([
+      'JWT_SECRET must be at least 32 characters long',
     ]);
-    expect(loadConfig(production({ JWT_EXPIRES_IN: '30m' })).jwt.expiresIn).toBe('30m');
+  });
+
+  it('FIREBASE_AUTH_EMULATOR_HOST in production is refused unless ALLOW_AUTH_EMULATOR=true says it is meant', () => {
+    const withEmulator = (changes: Record<string, string | undefined> = {}) =>
+      production({ FIREBASE_SERVICE_ACCOUNT: undefined, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', ...changes });
+    expect(problemsOf(withEmulator())).toEqual([
+      'FIREBASE_AUTH_EMULATOR_HOST is set with DATABASE_URL: the Auth emulator accepts unsigned ID tokens, so anyone could sign in as anyone. Unset it to use Firebase, or set ALLOW_AUTH_EMULATOR=true for staging and tests only',
+    ]);
+    expect(problemsOf(withEmulator({ ALLOW_AUTH_EMULATOR: 'false' }))).toHaveLength(1);
+    expect(problemsOf(withEmulator({ ALLOW_AUTH_EMULATOR: 'yes' }))).toEqual([
+      'ALLOW_AUTH_EMULATOR must be true or false, got "yes"',
+      'FIREBASE_AUTH_EMULATOR_HOST is set with DATABASE_URL: the Auth emulator accepts unsigned ID tokens, so anyone could sign in as anyone. Unset it to use Firebase, or set ALLOW_AUTH_EMULATOR=true for staging and tests only',
+    ]);
+    expect(loadConfig(withEmulator({ ALLOW_AUTH_EMULATOR: 'true' })).firebase.emulatorHost).toBe('127.0.0.1:9099');
+    // The embedded default uses its emulator without being told.
+    expect(loadConfig({ DATA_DIR: dataDir }).firebase.emulatorHost).toBe('127.0.0.1:9099');
   });
 
   it('FIREBASE_PROJECT_ID missing or not a project id is named', () => {
@@ -114,6 +151,7 @@ describe('configuration for production (DATABASE_URL set)', () => {
           FIREBASE_PROJECT_ID: 'My Project',
           FIREBASE_SERVICE_ACCOUNT: undefined,
           FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+          ALLOW_AUTH_EMULATOR: 'true',
         }),
       ),
     ).toEqual(['FIREBASE_PROJECT_ID must be a Firebase project id (lower-case letters, digits, -), got "My Project"']);
@@ -159,12 +197,13 @@ describe('configuration for production (DATABASE_URL set)', () => {
           FIREBASE_SERVICE_ACCOUNT: undefined,
           FIREBASE_API_KEY: undefined,
           FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+          ALLOW_AUTH_EMULATOR: 'true',
         }),
       );
       expect(config.firebase).toMatchObject({ emulatorHost: '127.0.0.1:9099', serviceAccountJson: undefined });
-      expect(problemsOf(production({ FIREBASE_AUTH_EMULATOR_HOST: 'localhost' }))).toEqual([
-        'FIREBASE_AUTH_EMULATOR_HOST must be host:port, got "localhost"',
-      ]);
+      expect(problemsOf(production({ FIREBASE_AUTH_EMULATOR_HOST: 'localhost', ALLOW_AUTH_EMULATOR: 'true' }))).toEqual(
+        ['FIREBASE_AUTH_EMULATOR_HOST must be host:port, got "localhost"'],
+      );
     });
   });
 
@@ -288,7 +327,11 @@ describe('configuration for production (DATABASE_URL set)', () => {
       'SEED_DEMO=true needs an Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo passwords are public',
     ]);
     expect(problemsOf(production({ SEED_DEMO: 'yes' }))).toEqual(['SEED_DEMO must be true or false, got "yes"']);
-    expect(loadConfig(production({ SEED_DEMO: 'true', FIREBASE_AUTH_EMULATOR_HOST: 'auth:9099' })).seedDemo).toBe(true);
+    expect(
+      loadConfig(
+        production({ SEED_DEMO: 'true', FIREBASE_AUTH_EMULATOR_HOST: 'auth:9099', ALLOW_AUTH_EMULATOR: 'true' }),
+      ).seedDemo,
+    ).toBe(true);
   });
 });
 

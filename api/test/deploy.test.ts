@@ -157,6 +157,7 @@ describe(`docker-compose.yml${hasDockerCompose ? '' : ' (SKIPPED: docker-compose
     for (const name of [
       'FIREBASE_SERVICE_ACCOUNT',
       'FIREBASE_AUTH_EMULATOR_HOST',
+      'ALLOW_AUTH_EMULATOR',
       'STRIPE_PUBLISHABLE_KEY',
       'STRIPE_WEBHOOK_SECRET',
     ])
@@ -250,6 +251,7 @@ describe('the image, built from a clean clone in the Dockerfile’s own steps (o
         JWT_SECRET: 'j'.repeat(48),
         FIREBASE_PROJECT_ID: testEnv.firebaseProjectId,
         FIREBASE_AUTH_EMULATOR_HOST: testEnv.authEmulatorHost,
+        ALLOW_AUTH_EMULATOR: 'true',
       };
       const [command, ...args] = runtimeStage.cmd as string[];
       server = spawn(command === 'node' ? process.execPath : command, args, {

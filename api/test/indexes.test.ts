@@ -46,11 +46,12 @@ let close: () => Promise<void>;
 let admin: Actor;
 let customer: Actor;
 let partId: string;
+const customerEmail = 'rider2@indexes.test';
 
 async function fill(): Promise<void> {
   await db.execute(sql`
-    insert into users (email, name, role, created_at)
-    select 'rider' || g || '@indexes.test', 'Rider ' || g, case when g = 1 then 'admin' else 'customer' end,
+    insert into users (email, firebase_uid, name, role, created_at)
+    select 'rider' || g || '@indexes.test', 'uid-' || g, 'Rider ' || g, case when g = 1 then 'admin' else 'customer' end,
            now() - make_interval(mins => g)
     from generate_series(1, 3000) g`);
   await db.execute(sql`
@@ -118,19 +119,16 @@ beforeAll(async () => {
   services = createServices({
     db,
     identity: {} as Identity,
-    tokens: createAccessTokens({ secret: randomBytes(32).toString('hex'), expiresIn: '1h' }),
+    tokens: createAccessTokens({ secret: randomBytes(32).toString('hex'), expiresInSeconds: 3600 }),
     gateway: createTestGateway(db),
     adminEmails: [],
   });
   const pick = async (email: string): Promise<Actor> => {
-    const actor = await services.users.actorFor(
-      (
-        await db
-          .select({ id: schema.users.id })
-          .from(schema.users)
-          .where(sql`email = ${email}`)
-      )[0].id,
-    );
+    const [row] = await db
+      .select({ id: schema.users.id, firebaseUid: schema.users.firebaseUid })
+      .from(schema.users)
+      .where(sql`email = ${email}`);
+    const actor = await services.users.actorFor(row.id, row.firebaseUid ?? '');
     if (!actor) throw new Error(`no ${email}`);
     return actor;
   };
@@ -174,13 +172,16 @@ const lookups: [string, () => Promise<unknown>][] = [
   ['orders by user, newest', () => services.orders.myOrders(customer, {})],
   ['all orders, newest page', () => services.orders.allOrders(admin, { offset: 50, limit: 50 })],
   ['orders by status, newest', () => services.orders.allOrders(admin, { status: 'paid' })],
-  ['orders by email', () => services.orders.ordersByEmail(admin, customer.email)],
+  ['orders by email (the account holding it, then by user)', () => services.orders.ordersByEmail(admin, customerEmail)],
   ['payments by user', () => services.payments.myPayments(customer)],
-  ['payments by email', () => services.payments.paymentsByEmail(admin, customer.email)],
+  [
+    'payments by email (the account holding it, then by user)',
+    () => services.payments.paymentsByEmail(admin, customerEmail),
+  ],
   ['reviews newest', () => services.reviews.listReviews(12)],
   ['users newest', () => services.users.listUsers(admin, {})],
-  ['user by email', () => services.users.profileByEmail(admin, customer.email)],
-  ['the caller by id (every signed-in request)', () => services.users.actorFor(customer.userId)],
+  ['user by email', () => services.users.profileByEmail(admin, customerEmail)],
+  ['the caller by id (every signed-in request)', () => services.users.actorFor(customer.userId, 'uid-2')],
 ];
 
 describe(`every list and lookup uses an index (${kind})`, () => {

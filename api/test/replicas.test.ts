@@ -80,6 +80,7 @@ describeOnPostgres(title, () => {
       JWT_SECRET: randomBytes(32).toString('hex'),
       FIREBASE_PROJECT_ID: testEnv.firebaseProjectId,
       FIREBASE_AUTH_EMULATOR_HOST: testEnv.authEmulatorHost,
+      ALLOW_AUTH_EMULATOR: 'true',
       FIREBASE_API_KEY: 'demo-api-key',
       ADMIN_EMAILS: adminEmail,
       SEED_DEMO: 'false',

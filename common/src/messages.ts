@@ -36,6 +36,8 @@ export const messages = {
   availableNegative: "Available amount can't be negative",
   descriptionRequired: "Order can't be empty",
   imageUrlInvalid: 'Provide an http(s) image URL',
+  avatarUrlInvalid: 'Provide an http(s) picture URL, or one of our /images files',
+  linkUrlInvalid: 'Provide an http(s) address',
   reviewRequired: "Review can't be empty",
   firstNameRequired: 'First name is required',
   lastNameRequired: 'Last name is required',

@@ -22,8 +22,13 @@ export const maxUnitsPerCharge = (priceCents: number): number =>
 export const bangladeshiPhone = /^(?:\+88|0088)?01[3-9]\d{8}$/;
 /** Letters (accented too), space, apostrophe, comma, hyphen and period. */
 export const personName = /^[\p{L}\p{M} ',.-]+$/u;
-/** Part images: an http(s) address or one of the shop's own files under /images/. */
+/**
+ * Pictures (part images, avatars): an http(s) address or one of the shop's own files under /images/. Nothing
+ * else reaches an <img> or the page: no javascript:, data: or relative addresses.
+ */
 export const imageUrl = /^(?:https?:\/\/[^\s]+|\/images\/[\w./-]+)$/i;
+/** Links a profile shows (LinkedIn): http(s) only. */
+export const webUrl = /^https?:\/\/[^\s]+$/i;
 
 /** NUL (which PostgreSQL cannot store in text) and the other control characters; tab and line breaks are fine. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -166,14 +171,17 @@ export const contactSchema = yup.object({
   message: longText().required(messages.messageRequired),
 });
 
-/** The profile has no rules of its own in the spec; only lengths are bounded. */
+/**
+ * The profile has no rules of its own in the spec; lengths are bounded, and the picture and the link must be
+ * addresses a browser may load or open safely.
+ */
 export const profileSchema = yup.object({
   name: shortText(),
-  avatar: urlText(),
+  avatar: urlText().matches(imageUrl, { message: messages.avatarUrlInvalid, excludeEmptyString: true }),
   phone: shortText(),
   education: shortText(),
   location: shortText(),
-  linkedIn: urlText(),
+  linkedIn: urlText().matches(webUrl, { message: messages.linkUrlInvalid, excludeEmptyString: true }),
 });
 
 /** The parts search (the catalog's search box, the `search` argument of the API). */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   index,
   integer,
@@ -15,7 +16,7 @@ import {
 /**
  * Tables of the shop. Money is integer cents in 64-bit columns (`cents`: read as JS numbers, exact far beyond any
  * total the shared rules allow, which stop at one card payment's limit). Constraints keep the data valid even if code is wrong:
- * stock never below 0, minOrder at least 1, no negative prices, one user per email, one payment per
+ * stock never below 0, minOrder at least 1, no negative prices, one user per Firebase account and per email, one payment per
  * transaction id, and foreign keys between them.
  */
 
@@ -34,8 +35,14 @@ export const users = pgTable(
   'users',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** Kept lower-case; the sign-in identity. */
-    email: text('email').notNull(),
+    /**
+     * The Firebase account's email at its last sign-in, lower-case: an attribute of the account, never a key
+     * that grants anything. Null once Firebase has given the address to another account (usersService.signIn).
+     */
+    email: text('email'),
+    /** Whether Firebase said the address was verified at the last sign-in; roles go to verified accounts only. */
+    emailVerified: boolean('email_verified').notNull().default(false),
+    /** The identity: the Firebase account's uid (null only on rows no sign-in can reach). */
     firebaseUid: text('firebase_uid'),
     name: text('name').notNull().default(''),
     avatar: text('avatar').notNull().default(''),
@@ -46,6 +53,12 @@ export const users = pgTable(
     role: text('role', { enum: ['admin', 'customer'] })
       .notNull()
       .default('customer'),
+    /**
+     * Where an admin's role came from: `admin_emails` (the ADMIN_EMAILS setting: it goes when the address leaves
+     * the list) or `granted` (by another admin, or the demo seed: it stays until an admin revokes it). Null for
+     * customers, and for admins of databases older than this column until the next start sorts them.
+     */
+    adminSource: text('admin_source', { enum: ['admin_emails', 'granted'] }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -54,6 +67,10 @@ export const users = pgTable(
     uniqueIndex('users_firebase_uid_key').on(t.firebaseUid),
     index('users_created_at_idx').on(newest(t.createdAt), newest(t.id)),
     check('users_role_check', sql`${t.role} in ('admin', 'customer')`),
+    check(
+      'users_admin_source_check',
+      sql`${t.adminSource} is null or (${t.role} = 'admin' and ${t.adminSource} in ('admin_emails', 'granted'))`,
+    ),
     check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
   ],
 );
@@ -88,8 +105,9 @@ export const orders = pgTable(
   'orders',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** Null once the user is deleted; paid orders are kept for the books. */
+    /** Null once the user is deleted; paid orders are kept for the books, without the customer's details. */
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The customer's email when the order was placed: shown, never used to find orders ('' once deleted). */
     email: text('email').notNull(),
     name: text('name').notNull(),
     phone: text('phone').notNull(),
@@ -121,7 +139,6 @@ export const orders = pgTable(
     index('orders_created_at_idx').on(newest(t.createdAt), newest(t.id)),
     index('orders_status_created_idx').on(t.status, newest(t.createdAt), newest(t.id)),
     index('orders_part_idx').on(t.partId),
-    index('orders_email_idx').on(t.email),
   ],
 );
 
@@ -145,7 +162,6 @@ export const payments = pgTable(
     uniqueIndex('payments_transaction_id_key').on(t.transactionId),
     uniqueIndex('payments_order_id_key').on(t.orderId),
     index('payments_user_created_idx').on(t.userId, newest(t.createdAt)),
-    index('payments_email_idx').on(t.email),
     check('payments_amount_check', sql`${t.amountCents} > 0`),
   ],
 );

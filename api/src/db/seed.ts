@@ -183,10 +183,20 @@ export const demoReviews = [
 export async function seedDemo(db: Db, identity: Identity): Promise<void> {
   for (const account of demoAccounts) {
     const uid = await identity.ensureAccount(account.email, account.password, account.name);
+    // The seed owns the demo accounts: if the emulator lost its users and made them anew (new uids), the rows
+    // with the demo addresses are bound to the new accounts. Nothing else ever binds a row by its email.
     await db
       .insert(users)
-      .values({ email: account.email, firebaseUid: uid, name: account.name, role: account.role, avatar: '' })
-      .onConflictDoUpdate({ target: users.email, set: { firebaseUid: uid } });
+      .values({
+        email: account.email,
+        emailVerified: true,
+        firebaseUid: uid,
+        name: account.name,
+        role: account.role,
+        adminSource: account.role === 'admin' ? 'granted' : null,
+        avatar: '',
+      })
+      .onConflictDoUpdate({ target: users.email, set: { firebaseUid: uid, emailVerified: true } });
   }
 
   const [{ existing }] = await db.select({ existing: count() }).from(parts);
@@ -232,7 +242,7 @@ export async function seedDemo(db: Db, identity: Identity): Promise<void> {
         .insert(orders)
         .values({
           userId: customer.id,
-          email: customer.email,
+          email: customer.email ?? '',
           name: customer.name,
           phone: '01712345678',
           address: 'House 12, Road 5, Dhanmondi, Dhaka',
@@ -252,7 +262,7 @@ export async function seedDemo(db: Db, identity: Identity): Promise<void> {
       await tx.insert(payments).values({
         orderId: order.id,
         userId: customer.id,
-        email: customer.email,
+        email: customer.email ?? '',
         partId: part.id,
         partName: part.name,
         transactionId: order.transactionId as string,

@@ -53,6 +53,7 @@ export const resolvers: Resolvers = {
     markOrderShipped: (_, { id }, { services, actor }) => services.orders.markShipped(actor, id),
     addReview: (_, { input }, { services, actor }) => services.reviews.addReview(actor, input),
     grantAdmin: async (_, { email }, { services, actor }) => (await services.users.grantAdmin(actor, email)).user,
+    revokeAdmin: async (_, { email }, { services, actor }) => (await services.users.revokeAdmin(actor, email)).user,
     deleteUser: (_, { id }, { services, actor }) => services.users.deleteUser(actor, id),
     sendContactMessage: (_, { input }, { services, client }) => services.contact.sendMessage(input, client),
   },
@@ -69,6 +70,7 @@ export const resolvers: Resolvers = {
     shippedAt: (order) => iso(order.shippedAt),
   },
   User: {
+    email: (user) => user.email ?? '',
     isAdmin: (user) => user.role === 'admin',
     createdAt: (user) => isoRequired(user.createdAt),
   },

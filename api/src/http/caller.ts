@@ -28,7 +28,7 @@ export async function resolveCaller(
   if (!token) return { actor: null, authError: null };
   try {
     const claims = tokens.verify(token);
-    const actor = await users.actorFor(claims.userId);
+    const actor = await users.actorFor(claims.userId, claims.firebaseUid);
     if (!actor) return { actor: null, authError: new AppError('UNAUTHENTICATED', 'This account no longer exists') };
     return { actor, authError: null };
   } catch (error) {

@@ -5,16 +5,31 @@ import type { Config } from '../config';
 
 /** What a verified Firebase ID token tells us. */
 export interface VerifiedIdentity {
+  /** The Firebase account: the identity. */
   uid: string;
+  /** The account's email now, lower-cased: an attribute of the account, never a key. */
   email: string;
+  /** Whether Firebase has seen the owner of the address prove it (a link followed; Google accounts are). */
+  emailVerified: boolean;
   name: string;
   picture: string;
 }
 
+/** The calls of firebase-admin's Auth that the shop makes (tests give a stand-in). */
+export type FirebaseAuthApi = Pick<
+  Auth,
+  'verifyIdToken' | 'getUser' | 'getUserByEmail' | 'createUser' | 'updateUser' | 'deleteUser'
+>;
+
 /** The identity provider as the services see it. */
 export interface Identity {
-  /** Verifies a Firebase ID token; UNAUTHENTICATED when it is not valid. */
+  /**
+   * Verifies a Firebase ID token, and that its account is neither disabled, deleted nor signed out everywhere
+   * since the token was issued; UNAUTHENTICATED when any of that fails.
+   */
   verifyIdToken(idToken: string): Promise<VerifiedIdentity>;
+  /** The email a Firebase account has now (null: none), or null when the account no longer exists. */
+  lookupAccount(uid: string): Promise<{ email: string | null } | null>;
   /** Creates the account if it does not exist yet (used to seed demo accounts); answers its uid. */
   ensureAccount(email: string, password: string, displayName: string): Promise<string>;
   /** Deletes the account if it exists. */
@@ -43,48 +58,86 @@ export function identityUnreachable(error: unknown): boolean {
   );
 }
 
-export function createFirebaseIdentity(firebase: Config['firebase']): Identity {
-  if (firebase.emulatorHost) {
-    // firebase-admin reads the emulator's address from the environment only; the config module decided it.
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = firebase.emulatorHost;
+/** What the caller is told when firebase-admin refuses an ID token, by its error code. */
+const refusals: Record<string, string> = {
+  'auth/id-token-expired': 'The sign-in has expired, please sign in again',
+  'auth/id-token-revoked': 'This sign-in was revoked, please sign in again',
+  'auth/user-disabled': 'This account has been disabled',
+  'auth/user-not-found': 'This account no longer exists',
+};
+
+const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
+
+export function createFirebaseIdentity(firebase: Config['firebase'], standIn?: FirebaseAuthApi): Identity {
+  let app: App | null = null;
+  let auth: FirebaseAuthApi;
+  if (standIn) auth = standIn;
+  else {
+    if (firebase.emulatorHost) {
+      // firebase-admin reads the emulator's address from the environment only; the config module decided it.
+      process.env.FIREBASE_AUTH_EMULATOR_HOST = firebase.emulatorHost;
+    }
+    app = initializeApp(
+      {
+        projectId: firebase.projectId,
+        ...(firebase.serviceAccountJson ? { credential: cert(JSON.parse(firebase.serviceAccountJson)) } : {}),
+      },
+      `partsyard-${++appCount}`,
+    );
+    auth = getAuth(app);
   }
-  const app: App = initializeApp(
-    {
-      projectId: firebase.projectId,
-      ...(firebase.serviceAccountJson ? { credential: cert(JSON.parse(firebase.serviceAccountJson)) } : {}),
-    },
-    `partsyard-${++appCount}`,
-  );
-  const auth: Auth = getAuth(app);
 
   return {
     async verifyIdToken(idToken) {
       let decoded;
       try {
-        decoded = await auth.verifyIdToken(idToken);
+        // checkRevoked: also asks Firebase whether the account was disabled, deleted or signed out everywhere
+        // since the token was issued (an ID token is otherwise good for an hour whatever happens to it).
+        decoded = await auth.verifyIdToken(idToken, true);
       } catch (error) {
         if (identityUnreachable(error)) throw new AppError('SERVICE_UNAVAILABLE', signInUnavailable);
-        throw new AppError('UNAUTHENTICATED', 'The sign-in token is not valid, please sign in again');
+        const code = codeOf(error);
+        throw new AppError(
+          'UNAUTHENTICATED',
+          (typeof code === 'string' && refusals[code]) || 'The sign-in token is not valid, please sign in again',
+        );
       }
       if (!decoded.email) throw new AppError('UNAUTHENTICATED', 'The sign-in account has no email address');
       return {
         uid: decoded.uid,
         email: decoded.email.toLowerCase(),
+        emailVerified: decoded.email_verified === true,
         name: typeof decoded.name === 'string' ? decoded.name : '',
         picture: typeof decoded.picture === 'string' ? decoded.picture : '',
       };
     },
-    async ensureAccount(email, password, displayName) {
+    async lookupAccount(uid) {
       try {
-        return (await auth.getUserByEmail(email)).uid;
+        const account = await auth.getUser(uid);
+        return { email: account.email ? account.email.toLowerCase() : null };
       } catch (error) {
-        if ((error as { code?: string }).code !== 'auth/user-not-found') throw error;
+        if (codeOf(error) === 'auth/user-not-found') return null;
+        if (identityUnreachable(error)) throw new AppError('SERVICE_UNAVAILABLE', signInUnavailable);
+        throw error;
+      }
+    },
+    async ensureAccount(email, password, displayName) {
+      let existing;
+      try {
+        existing = await auth.getUserByEmail(email);
+      } catch (error) {
+        if (codeOf(error) !== 'auth/user-not-found') throw error;
+      }
+      if (existing) {
+        // Accounts kept from before demo accounts were created verified.
+        if (!existing.emailVerified) await auth.updateUser(existing.uid, { emailVerified: true });
+        return existing.uid;
       }
       try {
         return (await auth.createUser({ email, password, displayName, emailVerified: true })).uid;
       } catch (error) {
         // Another process created it in the meantime.
-        if ((error as { code?: string }).code !== 'auth/email-already-exists') throw error;
+        if (codeOf(error) !== 'auth/email-already-exists') throw error;
         return (await auth.getUserByEmail(email)).uid;
       }
     },
@@ -92,9 +145,11 @@ export function createFirebaseIdentity(firebase: Config['firebase']): Identity {
       try {
         await auth.deleteUser(uid);
       } catch (error) {
-        if ((error as { code?: string }).code !== 'auth/user-not-found') throw error;
+        if (codeOf(error) !== 'auth/user-not-found') throw error;
       }
     },
-    close: () => deleteApp(app),
+    close: async () => {
+      if (app) await deleteApp(app);
+    },
   };
 }

@@ -35,7 +35,7 @@ export const orderDocument = (o: OrderRow) => ({
 
 export const userDocument = (u: UserRow) => ({
   _id: u.id,
-  email: u.email,
+  email: u.email ?? '',
   name: u.name,
   avatar: u.avatar,
   phone: u.phone,

@@ -250,6 +250,13 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
       return updated(1, modified ? 1 : 0);
     }),
   );
+  router.delete(
+    '/user/admin/:email',
+    route(async (req, caller) => {
+      const { modified } = await services.users.revokeAdmin(signedIn(caller), param(req, 'email'));
+      return updated(1, modified ? 1 : 0);
+    }),
+  );
   router.get(
     '/admin/:email',
     route(async (req, caller) => ({ admin: await services.users.isAdmin(signedIn(caller), param(req, 'email')) })),

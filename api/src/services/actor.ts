@@ -3,7 +3,8 @@ import { AppError, forbidden } from '../errors';
 /** Who is calling, as read from the database for this request. Null for a visitor. */
 export interface Actor {
   userId: string;
-  email: string;
+  /** The account's email as of its last sign-in (null once the address moved to another account). */
+  email: string | null;
   role: 'admin' | 'customer';
 }
 
@@ -18,14 +19,5 @@ export function requireActor(actor: Actor | null): Actor {
 export function requireAdmin(actor: Actor | null): Actor {
   const signedIn = requireActor(actor);
   if (signedIn.role !== 'admin') throw forbidden('Only admins may do this');
-  return signedIn;
-}
-
-/** The caller is `email` themselves, or an admin. */
-export function requireSelfOrAdmin(actor: Actor | null, email: string): Actor {
-  const signedIn = requireActor(actor);
-  if (signedIn.role !== 'admin' && signedIn.email !== email.trim().toLowerCase()) {
-    throw forbidden('You may only see your own data');
-  }
   return signedIn;
 }

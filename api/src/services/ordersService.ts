@@ -4,9 +4,9 @@ import type { Db } from '../db/database';
 import { orders, type OrderRow } from '../db/schema';
 import { badInput, conflict, forbidden, notFound } from '../errors';
 import { accountGone, holdAccount } from './accountLock';
-import { isAdmin, requireActor, requireAdmin, requireSelfOrAdmin, type Actor } from './actor';
+import { accountNamedBy } from './accountByEmail';
+import { isAdmin, requireActor, requireAdmin, type Actor } from './actor';
 import type { Client, RateLimiter } from '../http/rateLimit';
-import { validEmail } from './email';
 import { isId, page, pageWithTotal, type Page } from './paging';
 import type { PartsService } from './partsService';
 import { releaseStock, takeStock } from './stock';
@@ -80,7 +80,7 @@ export function createOrdersService(deps: { db: Db; parts: PartsService; rateLim
           .insert(orders)
           .values({
             userId: caller.userId,
-            email: caller.email,
+            email: caller.email ?? '',
             name,
             phone,
             address: address ?? '',
@@ -107,14 +107,18 @@ export function createOrdersService(deps: { db: Db; parts: PartsService; rateLim
       return listFrom(lists.ofUser, { userId }, page(args.offset, args.limit, 200, 50));
     },
 
-    /** Orders placed with an email: that user themselves, or an admin (the REST shim's /orders/filter). */
+    /**
+     * The orders of the account that holds `email` now: that user themselves, or an admin (the REST shim's
+     * /orders/filter). Read by the account's id: orders are never found by the email stored on them.
+     */
     async ordersByEmail(actor: Actor | null, email: string): Promise<OrderRow[]> {
-      requireSelfOrAdmin(actor, email);
+      const userId = await accountNamedBy(db, actor, email);
+      if (!userId) return [];
       return db
         .select()
         .from(orders)
-        .where(eq(orders.email, validEmail(email)))
-        .orderBy(desc(orders.createdAt))
+        .where(eq(orders.userId, userId))
+        .orderBy(desc(orders.createdAt), desc(orders.id))
         .limit(1000);
     },
 
@@ -159,9 +163,18 @@ export function createOrdersService(deps: { db: Db; parts: PartsService; rateLim
       const order = await getOrder(actor, id);
       if (order.status === 'shipped') return order;
       if (order.status !== 'paid') throw conflict('Only paid orders can be shipped');
+      // The order of a customer since deleted kept their details only to be delivered: now they go.
+      const keptUnlessDetached = (column: typeof orders.name | typeof orders.phone | typeof orders.address) =>
+        sql<string>`case when ${orders.userId} is null then '' else ${column} end`;
       const [shipped] = await db
         .update(orders)
-        .set({ status: 'shipped', shippedAt: new Date() })
+        .set({
+          status: 'shipped',
+          shippedAt: new Date(),
+          name: keptUnlessDetached(orders.name),
+          phone: keptUnlessDetached(orders.phone),
+          address: keptUnlessDetached(orders.address),
+        })
         .where(and(eq(orders.id, id), eq(orders.status, 'paid')))
         .returning();
       return shipped ?? getOrder(actor, id);

@@ -6,8 +6,8 @@ import { AppError, badInput, conflict, forbidden, notFound, unavailable } from '
 import { describeError, logger } from '../logger';
 import type { GatewayIntent, PaymentGateway, RefundReason, TestCard } from '../payments/paymentGateway';
 import { holdAccount } from './accountLock';
-import { requireActor, requireSelfOrAdmin, type Actor } from './actor';
-import { validEmail } from './email';
+import { accountNamedBy } from './accountByEmail';
+import { requireActor, type Actor } from './actor';
 import type { OrdersService } from './ordersService';
 import { isId } from './paging';
 
@@ -254,13 +254,17 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
         .limit(1000);
     },
 
-    /** Payments made with an email: that user themselves, or an admin (the REST shim's /payments/filter). */
+    /**
+     * The payments of the account that holds `email` now: that user themselves, or an admin (the REST shim's
+     * /payments/filter). Read by the account's id, never by the email stored on a payment.
+     */
     async paymentsByEmail(actor: Actor | null, email: string): Promise<PaymentRow[]> {
-      requireSelfOrAdmin(actor, email);
+      const userId = await accountNamedBy(db, actor, email);
+      if (!userId) return [];
       return db
         .select()
         .from(payments)
-        .where(eq(payments.email, validEmail(email)))
+        .where(eq(payments.userId, userId))
         .orderBy(desc(payments.createdAt))
         .limit(1000);
     },

@@ -52,8 +52,8 @@ export function createReviewsService(deps: { db: Db; parts: PartsService }) {
           .values({
             userId: user.id,
             partId: part.id,
-            name: user.name || user.email,
-            email: user.email,
+            name: user.name || user.email || '',
+            email: user.email ?? '',
             avatar: user.avatar,
             text: result.value.text,
             partName: part.name,

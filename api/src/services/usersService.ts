@@ -1,14 +1,16 @@
-import { check, profileSchema } from '@partsyard/common';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { check, imageUrl, profileSchema } from '@partsyard/common';
+import { and, count, desc, eq, inArray, isNull, ne, not, or, sql } from 'drizzle-orm';
 import * as yup from 'yup';
-import type { Db } from '../db/database';
-import { orders, users, type UserRow } from '../db/schema';
+import { violatedConstraint, type Db, type Tx } from '../db/database';
+import { orders, payments, reviews, users, type UserRow } from '../db/schema';
 import { releaseStock } from './stock';
 import { badInput, conflict, forbidden, notFound } from '../errors';
 import type { AccessTokens } from '../identity/accessTokens';
-import type { Identity } from '../identity/firebaseIdentity';
+import type { Identity, VerifiedIdentity } from '../identity/firebaseIdentity';
 import type { Client, RateLimiter } from '../http/rateLimit';
-import { requireActor, requireAdmin, requireSelfOrAdmin, type Actor } from './actor';
+import { logger } from '../logger';
+import { accountNamedBy } from './accountByEmail';
+import { requireActor, requireAdmin, type Actor } from './actor';
 import { validEmail } from './email';
 import { isId, page, pageWithTotal } from './paging';
 
@@ -21,6 +23,11 @@ function validProfile(input: unknown): Partial<ProfileInput> {
   return Object.fromEntries(Object.entries(result.value).filter(([, v]) => v !== undefined && v !== null));
 }
 
+export const emailTaken = 'This email address belongs to another account of this shop: sign in with that account';
+
+/** A first sign-in of a Firebase account that another request is creating at the same moment: read it again. */
+class SignInRace extends Error {}
+
 export function createUsersService(deps: {
   db: Db;
   identity: Identity;
@@ -30,26 +37,134 @@ export function createUsersService(deps: {
 }) {
   const { db, identity, tokens, adminEmails, rateLimits } = deps;
 
+  /** ADMIN_EMAILS makes an account admin only once Firebase says its owner proved the address. */
+  const listedAdmin = (email: string | null, verified: boolean) =>
+    email !== null && verified && adminEmails.includes(email);
+
   async function byEmail(email: string): Promise<UserRow | undefined> {
     const [user] = await db.select().from(users).where(eq(users.email, email));
     return user;
   }
 
+  async function byId(id: string): Promise<UserRow | undefined> {
+    const [user] = await db.select().from(users).where(eq(users.id, id));
+    return user;
+  }
+
+  /**
+   * Locks every admin's row, in id order, and checks that the caller is still one of them. Every change to who is admin (revoking,
+   * deleting a user) takes this lock first, so two admins demoting or deleting each other at once cannot both
+   * succeed: the second finds that it is no longer admin. FOR NO KEY UPDATE leaves orders and payments of
+   * those admins (which lock their user FOR KEY SHARE) free to go on.
+   */
+  async function lockAdmins(tx: Tx, caller: Actor): Promise<void> {
+    const rows = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.role, 'admin'))
+      .orderBy(users.id)
+      .for('no key update');
+    if (!rows.some((r) => r.id === caller.userId)) throw forbidden('Only admins may do this');
+  }
+
+  /**
+   * Before `who` signs in with their address: a row of another Firebase account may still hold it (its owner
+   * changed their email at Firebase, or deleted their account, and Firebase gave the address to `who`). Firebase
+   * is asked about that account: if it still has the address, the sign-in is refused (409); otherwise the old
+   * row lets the address go (it keeps its orders, role and profile, and gets its new address at its owner's
+   * next sign-in), and a role that the address gave it through ADMIN_EMAILS goes with the address.
+   */
+  async function releaseStaleHolder(who: VerifiedIdentity): Promise<void> {
+    const [holder] = await db
+      .select({ id: users.id, firebaseUid: users.firebaseUid })
+      .from(users)
+      .where(and(eq(users.email, who.email), or(isNull(users.firebaseUid), ne(users.firebaseUid, who.uid))));
+    if (!holder) return;
+    const account = holder.firebaseUid ? await identity.lookupAccount(holder.firebaseUid) : null;
+    if (account?.email === who.email) throw conflict(emailTaken);
+    await db
+      .update(users)
+      .set({
+        email: null,
+        emailVerified: false,
+        role: sql`case when ${users.adminSource} = 'admin_emails' then 'customer' else ${users.role} end`,
+        adminSource: sql`case when ${users.adminSource} = 'admin_emails' then null else ${users.adminSource} end`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(users.id, holder.id), eq(users.email, who.email)));
+    logger.info('an email address moved to another Firebase account: the old account let it go', {
+      userId: holder.id,
+      accountGone: account === null,
+    });
+  }
+
+  /** One attempt at writing the sign-in of `who` (see signIn). */
+  async function writeSignIn(who: VerifiedIdentity, profile: Partial<ProfileInput>) {
+    const admin = listedAdmin(who.email, who.emailVerified);
+    return db.transaction(async (tx) => {
+      const [current] = await tx.select().from(users).where(eq(users.firebaseUid, who.uid)).for('update');
+      if (!current) {
+        const [created] = await tx
+          .insert(users)
+          .values({
+            ...profile,
+            firebaseUid: who.uid,
+            email: who.email,
+            emailVerified: who.emailVerified,
+            name: profile.name || who.name,
+            // Firebase's picture (a Google photo) only if it is an address the shared rules accept.
+            avatar: profile.avatar || (imageUrl.test(who.picture) ? who.picture : ''),
+            ...(admin ? { role: 'admin' as const, adminSource: 'admin_emails' as const } : {}),
+          })
+          .onConflictDoNothing({ target: users.firebaseUid })
+          .returning();
+        if (!created) throw new SignInRace();
+        if (admin) logger.info('ADMIN_EMAILS made an account admin', { userId: created.id });
+        return { user: created, inserted: true };
+      }
+      const roleChange =
+        admin && current.role === 'customer'
+          ? { role: 'admin' as const, adminSource: 'admin_emails' as const }
+          : !admin && current.adminSource === 'admin_emails'
+            ? { role: 'customer' as const, adminSource: null }
+            : {};
+      const [user] = await tx
+        .update(users)
+        .set({ ...profile, email: who.email, emailVerified: who.emailVerified, ...roleChange, updatedAt: new Date() })
+        .where(eq(users.id, current.id))
+        .returning();
+      if (roleChange.role) {
+        logger.info(`ADMIN_EMAILS ${roleChange.role === 'admin' ? 'made an account admin' : 'took admin away'}`, {
+          userId: user.id,
+        });
+      }
+      return { user, inserted: false };
+    });
+  }
+
+  /** Whether `email` is listed in ADMIN_EMAILS (where an admin's role must be taken away). */
+  const listedInConfig = (email: string | null) => email !== null && adminEmails.includes(email);
+
   return {
-    /** The caller behind an access token, with the role as the database has it now; null if the user is gone. */
-    async actorFor(userId: string): Promise<Actor | null> {
-      if (!isId(userId)) return null;
+    /**
+     * The caller behind an access token (our user id and the Firebase account it was issued for), with the
+     * role as the database has it now; null if the user is gone or is no longer that Firebase account.
+     */
+    async actorFor(userId: string, firebaseUid: string): Promise<Actor | null> {
+      if (!isId(userId) || !firebaseUid) return null;
       const [user] = await db
         .select({ userId: users.id, email: users.email, role: users.role })
         .from(users)
-        .where(eq(users.id, userId));
+        .where(and(eq(users.id, userId), eq(users.firebaseUid, firebaseUid)));
       return user ?? null;
     },
 
     /**
-     * Exchanges a Firebase ID token for our access token, creating the user on first sign-in and saving
-     * the profile fields given. `expectedEmail` (REST's PUT /user/{email}) must be the token's email.
-     * Rate limited per client address (before the token is verified) and per email (after).
+     * Exchanges a Firebase ID token for our access token. The account is the Firebase uid: the first sign-in
+     * of a uid creates its user, later ones find it by uid and bring its email (and whether it is verified) up
+     * to date; an email never binds a row to another uid. Saves the profile fields given, and applies
+     * ADMIN_EMAILS. `expectedEmail` (REST's PUT /user/{email}) must be the token's email. Rate limited per
+     * client address (before the token is verified) and per email (after).
      */
     async signIn(
       idToken: string,
@@ -57,50 +172,56 @@ export function createUsersService(deps: {
       { expectedEmail, client }: { expectedEmail?: string; client?: Client } = {},
     ) {
       rateLimits.signInFrom(client);
-      const identityInfo = await identity.verifyIdToken(idToken);
-      if (expectedEmail !== undefined && validEmail(expectedEmail) !== identityInfo.email) {
+      const who = await identity.verifyIdToken(idToken);
+      if (expectedEmail !== undefined && validEmail(expectedEmail) !== who.email) {
         throw forbidden('The sign-in token belongs to another email');
       }
-      rateLimits.signInAs(identityInfo.email);
+      rateLimits.signInAs(who.email);
       // Signing in saves what the form gave but never blanks what the profile already holds.
       const profile = Object.fromEntries(Object.entries(validProfile(profileInput)).filter(([, v]) => v !== ''));
-      const role = adminEmails.includes(identityInfo.email) ? ('admin' as const) : undefined;
-      const insertValues = {
-        ...profile,
-        email: identityInfo.email,
-        firebaseUid: identityInfo.uid,
-        name: profile.name || identityInfo.name,
-        avatar: profile.avatar || identityInfo.picture,
-        ...(role ? { role } : {}),
-      };
-      const [row] = await db
-        .insert(users)
-        .values(insertValues)
-        .onConflictDoUpdate({
-          target: users.email,
-          set: { firebaseUid: identityInfo.uid, ...profile, ...(role ? { role } : {}), updatedAt: new Date() },
-        })
-        // xmax = 0 only on a freshly inserted row: tells an insert from an update in one statement.
-        .returning({ id: users.id, inserted: sql<boolean>`(xmax = 0)` });
-      const user = (await byEmail(identityInfo.email)) as UserRow;
-      return {
-        token: tokens.sign({ userId: user.id, email: user.email }),
-        user,
-        inserted: Boolean(row.inserted),
-      };
+      await releaseStaleHolder(who);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { user, inserted } = await writeSignIn(who, profile);
+          return { token: tokens.sign({ userId: user.id, firebaseUid: who.uid }), user, inserted };
+        } catch (error) {
+          // Another sign-in took the address between the release and the write (it was just given to them).
+          if (violatedConstraint(error) === 'users_email_key') throw conflict(emailTaken);
+          if (!(error instanceof SignInRace) || attempt >= 3) throw error;
+        }
+      }
+    },
+
+    /**
+     * Applies ADMIN_EMAILS at start-up (every replica may run it; each statement is idempotent): admins from
+     * before roles had a source count as listed when their address is listed, as granted otherwise; accounts
+     * whose role came from the list lose it when their address left the list or is not verified.
+     */
+    async applyAdminEmails(): Promise<void> {
+      const listed = adminEmails.length ? inArray(users.email, adminEmails) : sql`false`;
+      await db
+        .update(users)
+        .set({ adminSource: sql`case when ${listed} then 'admin_emails' else 'granted' end` })
+        .where(and(eq(users.role, 'admin'), isNull(users.adminSource)));
+      const demoted = await db
+        .update(users)
+        .set({ role: 'customer', adminSource: null, updatedAt: new Date() })
+        .where(and(eq(users.adminSource, 'admin_emails'), or(not(listed), eq(users.emailVerified, false))))
+        .returning({ id: users.id });
+      for (const { id } of demoted) logger.info('ADMIN_EMAILS took admin away', { userId: id });
     },
 
     async me(actor: Actor | null): Promise<UserRow> {
       const { userId } = requireActor(actor);
-      const [user] = await db.select().from(users).where(eq(users.id, userId));
+      const user = await byId(userId);
       if (!user) throw notFound('User');
       return user;
     },
 
-    /** A profile by email: the user themselves or an admin. */
+    /** The profile of the account that holds `email` now: the user themselves, or an admin. */
     async profileByEmail(actor: Actor | null, email: string): Promise<UserRow> {
-      requireSelfOrAdmin(actor, email);
-      const user = await byEmail(validEmail(email));
+      const id = await accountNamedBy(db, actor, email);
+      const user = id ? await byId(id) : undefined;
       if (!user) throw notFound('User');
       return user;
     },
@@ -127,39 +248,80 @@ export function createUsersService(deps: {
       );
     },
 
-    /** Whether `email` is an admin: asked by that user, or by an admin. Unknown emails are not admins. */
+    /** Whether the account holding `email` is an admin: asked by that user, or by an admin. Unknown: no. */
     async isAdmin(actor: Actor | null, email: string): Promise<boolean> {
-      requireSelfOrAdmin(actor, email);
-      const user = await byEmail(validEmail(email));
-      return user?.role === 'admin';
-    },
-
-    /** Makes `email` an admin. `modified` is false when it already was one. */
-    async grantAdmin(actor: Actor | null, email: string): Promise<{ user: UserRow; modified: boolean }> {
-      requireAdmin(actor);
-      const target = validEmail(email);
-      const [updated] = await db
-        .update(users)
-        .set({ role: 'admin', updatedAt: new Date() })
-        .where(and(eq(users.email, target), eq(users.role, 'customer')))
-        .returning();
-      if (updated) return { user: updated, modified: true };
-      const existing = await byEmail(target);
-      if (!existing) throw notFound('User');
-      return { user: existing, modified: false };
+      const id = await accountNamedBy(db, actor, email);
+      return id ? (await byId(id))?.role === 'admin' : false;
     },
 
     /**
-     * Deletes a user and their sign-in account. Their unpaid orders are cancelled (stock given back); paid
-     * orders, payments and reviews stay, detached from the account. The user's row is locked first (see
-     * accountLock.ts): their orders and payments in flight finish before, later ones find the account gone,
-     * so no unpaid order is left without its user and the stock of each cancelled one comes back once.
+     * Makes the account holding `email` an admin. Only a verified address gets a role: an account whose owner
+     * never proved the address may be someone who registered it first. `modified` is false when it already was.
+     */
+    async grantAdmin(actor: Actor | null, email: string): Promise<{ user: UserRow; modified: boolean }> {
+      requireAdmin(actor);
+      const target = await byEmail(validEmail(email));
+      if (!target) throw notFound('User');
+      if (target.role === 'admin') return { user: target, modified: false };
+      if (!target.emailVerified) {
+        throw conflict('This account has not verified its email address yet: only verified accounts can be admins');
+      }
+      const [updated] = await db
+        .update(users)
+        .set({ role: 'admin', adminSource: 'granted', updatedAt: new Date() })
+        .where(and(eq(users.id, target.id), eq(users.role, 'customer')))
+        .returning();
+      if (updated) logger.info('an admin granted admin', { userId: updated.id, by: actor?.userId });
+      return updated ? { user: updated, modified: true } : { user: (await byId(target.id)) ?? target, modified: false };
+    },
+
+    /**
+     * Takes admin away from the account holding `email`. Never your own, never the last admin, and not while
+     * ADMIN_EMAILS lists the address (the next sign-in would give it back: take it off the list instead).
+     * `modified` is false when the account was not an admin.
+     */
+    async revokeAdmin(actor: Actor | null, email: string): Promise<{ user: UserRow; modified: boolean }> {
+      const caller = requireAdmin(actor);
+      const address = validEmail(email);
+      return db.transaction(async (tx) => {
+        await lockAdmins(tx, caller);
+        const [target] = await tx.select().from(users).where(eq(users.email, address));
+        if (!target) throw notFound('User');
+        if (target.role !== 'admin') return { user: target, modified: false };
+        // The caller is an admin (lockAdmins) and not the target: another admin stays. So the last admin, who
+        // could only revoke themselves, is never demoted.
+        if (target.id === caller.userId) throw conflict('You cannot revoke your own admin role');
+        if (listedInConfig(target.email) && target.emailVerified) {
+          throw conflict(
+            `${address} is listed in ADMIN_EMAILS, which makes it admin at every sign-in: take it off that list instead`,
+          );
+        }
+        const [user] = await tx
+          .update(users)
+          .set({ role: 'customer', adminSource: null, updatedAt: new Date() })
+          .where(eq(users.id, target.id))
+          .returning();
+        logger.info('an admin revoked admin', { userId: user.id, by: caller.userId });
+        return { user, modified: true };
+      });
+    },
+
+    /**
+     * Deletes a user and their sign-in account (never yourself, never the last admin). Their unpaid orders are
+     * cancelled (stock given back); paid orders, payments and reviews stay for the books, detached from the
+     * account and without their email; a paid order keeps the name, phone and address it is to be delivered
+     * to until it is shipped (markShipped clears them), a shipped one loses them now. The admins are locked
+     * first (lockAdmins), then the user's row (see accountLock.ts): their orders and payments in flight finish
+     * before, later ones find the account gone, so no unpaid order is left without its user and the stock of
+     * each cancelled one comes back once.
      */
     async deleteUser(actor: Actor | null, id: string): Promise<string> {
       const admin = requireAdmin(actor);
       if (!isId(id)) throw notFound('User');
       if (id === admin.userId) throw conflict('You cannot delete your own account');
       const deleted = await db.transaction(async (tx) => {
+        // As in revokeAdmin: the caller is still an admin and not the one deleted, so an admin stays.
+        await lockAdmins(tx, admin);
         const [found] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
         if (!found) throw notFound('User');
         // Their unpaid orders locked in id order, as deleting a part locks its orders, and the stock given back
@@ -175,6 +337,13 @@ export function createUsersService(deps: {
           if (partId) taken.set(partId, (taken.get(partId) ?? 0) + orderAmount);
         }
         for (const partId of [...taken.keys()].sort()) await releaseStock(tx, partId, taken.get(partId) ?? 0);
+        await tx.update(orders).set({ email: '' }).where(eq(orders.userId, id));
+        await tx
+          .update(orders)
+          .set({ name: '', phone: '', address: '' })
+          .where(and(eq(orders.userId, id), eq(orders.status, 'shipped')));
+        await tx.update(payments).set({ email: '' }).where(eq(payments.userId, id));
+        await tx.update(reviews).set({ email: '', avatar: '' }).where(eq(reviews.userId, id));
         const [user] = await tx.delete(users).where(eq(users.id, id)).returning();
         return user;
       });

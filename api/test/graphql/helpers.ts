@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../../src/config';
 import type { DatabaseKind } from '../support/env';
-import { startTestApp, type GraphQLResult, type TestApp, type TestUser } from '../support/testApp';
+import { startTestApp, type GraphQLResult, type SignUpOptions, type TestApp, type TestUser } from '../support/testApp';
 
 /** The codes the API answers refusals with, and the HTTP status each carries on /graphql. */
 export type RefusalCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'BAD_USER_INPUT' | 'NOT_FOUND' | 'CONFLICT';
@@ -11,7 +11,7 @@ export type RefusalCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'BAD_USER_INPUT' | '
 export interface Harness {
   app: TestApp;
   /** Signs a user up in the emulator and in to the shop. */
-  signUp(options?: { admin?: boolean; name?: string }): Promise<TestUser>;
+  signUp(options?: SignUpOptions): Promise<TestUser>;
   /** Tokens no request may be accepted with. */
   badTokens: {
     /** Not a JWT at all. */
@@ -28,8 +28,8 @@ export interface Harness {
 /** Starts one app of `kind` with a JWT secret the suite knows, so it can make expired and forged tokens. */
 export async function startHarness(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<Harness> {
   const secret = randomBytes(32).toString('hex');
-  const app = await startTestApp(kind, { jwt: { secret, expiresIn: '1h' }, ...overrides });
-  const claims = (user: TestUser) => ({ email: user.email });
+  const app = await startTestApp(kind, { jwt: { secret, expiresInSeconds: 3600 }, ...overrides });
+  const claims = (user: TestUser) => ({ fid: user.firebaseUid });
   const options = (user: TestUser) => ({ issuer: 'partsyard', subject: user.userId });
   return {
     app,

@@ -32,7 +32,7 @@ describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
         sql`insert into users (email, name, role) values (${email}, 'Cache Rider', ${role}) returning id`,
       )) as unknown as { rows: { id: string }[] };
       const user = { id: rows[0].id, email };
-      return { ...user, token: app.tokenFor(user) };
+      return { ...user, token: await app.tokenFor(user) };
     };
     customer = await insert('customer');
     admin = await insert('admin');

@@ -21,7 +21,8 @@ export interface CountingApp {
   /** Every SQL statement the app issued since the last `statements()` call (and forgets them). */
   statements(): string[];
   /** An access token for a user that exists in the database (no Firebase needed). */
-  tokenFor(user: { id: string; email: string }): string;
+  /** An access token for a user the test wrote into the database (given a Firebase uid of its own if it has none). */
+  tokenFor(user: { id: string }): Promise<string>;
   /** POSTs a GraphQL operation (or GETs it, with the preflight header the web client sends). */
   gql<T = Record<string, unknown>>(
     query: string,
@@ -75,7 +76,13 @@ export async function startCountingApp(kind: DatabaseKind, overrides: Partial<Co
       recorded = [];
       return taken;
     },
-    tokenFor: (user) => tokens.sign({ userId: user.id, email: user.email }),
+    async tokenFor(user) {
+      const { rows } = (await opened.db.execute(
+        sql`update users set firebase_uid = coalesce(firebase_uid, 'test-uid-' || id) where id = ${user.id}
+            returning firebase_uid`,
+      )) as unknown as { rows: { firebase_uid: string }[] };
+      return tokens.sign({ userId: user.id, firebaseUid: rows[0].firebase_uid });
+    },
     gql,
     async close() {
       await server.close({ graceMs: 1000 });

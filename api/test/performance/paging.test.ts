@@ -42,7 +42,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
     const { rows } = (await app.db.execute(
       sql`insert into users (email, name, role) values ('admin@paging.test', 'Pager', 'admin') returning id`,
     )) as unknown as { rows: { id: string }[] };
-    token = app.tokenFor({ id: rows[0].id, email: 'admin@paging.test' });
+    token = await app.tokenFor({ id: rows[0].id });
   });
   afterAll(() => app?.close());
 

@@ -116,8 +116,8 @@ describe.each(databaseKinds)('SQL statements per GraphQL request on %s', (kind) 
     };
     const customer = await insert('customer@rows.test', 'customer');
     customerId = customer.id;
-    tokens.customer = app.tokenFor(customer);
-    tokens.admin = app.tokenFor(await insert('admin@rows.test', 'admin'));
+    tokens.customer = await app.tokenFor(customer);
+    tokens.admin = await app.tokenFor(await insert('admin@rows.test', 'admin'));
     await addRows(120); // every page asked for is full (paid orders: half of them)
   });
   afterAll(() => app?.close());

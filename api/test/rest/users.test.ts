@@ -224,7 +224,7 @@ describe.each(databaseKinds)('REST users (/api/user, /api/users, /api/admin) on 
 
   describe('PUT /api/user/admin/{email}', () => {
     it('lets an admin grant admin: modifiedCount 1, effective at once; granting again answers modifiedCount 0', async () => {
-      const promoted = await app.signUp();
+      const promoted = await app.signUp({ verified: true });
       expectRefusal(await app.rest('GET', '/users', undefined, promoted.token), 403);
       const result = await app.rest<Updated>('PUT', `/user/admin/${promoted.email}`, undefined, admin.token);
       expect(result.status).toBe(200);

@@ -455,29 +455,32 @@ describe.each(databaseKinds)('bad input to GraphQL on %s', (kind) => {
     });
   });
 
-  it('grantAdmin: a malformed email is refused per field, an unknown one is NOT_FOUND', async () => {
-    const document = 'mutation($email: String!) { grantAdmin(email: $email) { id } }';
-    const emailArb = fc.oneof(
-      {
-        weight: 1,
-        arbitrary: fc.constantFrom(victim.email, ` ${victim.email.toUpperCase()} `, `${victim.email}\u0000`),
-      },
-      { weight: 5, arbitrary: anyEmail },
-      { weight: 1, arbitrary: wrongValue },
-    );
-    await property(
-      emailArb,
-      async (email) => {
-        await call(document, { email }, admin.token, (v) =>
-          firstRefusal(
-            byRule(emailSchema, { email: v.email }),
-            String(v.email).trim().toLowerCase() === victim.email ? ok : notFound,
-          ),
-        );
-      },
-      fewer,
-    );
-  });
+  it.each(['grantAdmin', 'revokeAdmin'])(
+    '%s: a malformed email is refused per field, an unknown one is NOT_FOUND',
+    async (operation) => {
+      const document = `mutation($email: String!) { ${operation}(email: $email) { id } }`;
+      const emailArb = fc.oneof(
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(victim.email, ` ${victim.email.toUpperCase()} `, `${victim.email}\u0000`),
+        },
+        { weight: 5, arbitrary: anyEmail },
+        { weight: 1, arbitrary: wrongValue },
+      );
+      await property(
+        emailArb,
+        async (email) => {
+          await call(document, { email }, admin.token, (v) =>
+            firstRefusal(
+              byRule(emailSchema, { email: v.email }),
+              String(v.email).trim().toLowerCase() === victim.email ? ok : notFound,
+            ),
+          );
+        },
+        fewer,
+      );
+    },
+  );
 
   it('deleteUser: an id that names nobody is NOT_FOUND, your own CONFLICT; another user is deleted', async () => {
     const document = 'mutation($id: ID!) { deleteUser(id: $id) }';

@@ -520,6 +520,7 @@ describe.each(databaseKinds)('bad input to the REST shim on %s', (kind) => {
     it('emails in paths and queries: a malformed one is a 400 on the email field, an unknown one 404 or empty', async () => {
       const rows = [
         { method: 'PUT', path: (r: string) => `/user/admin/${r}`, known: ok, unknown: notFound },
+        { method: 'DELETE', path: (r: string) => `/user/admin/${r}`, known: ok, unknown: notFound },
         { method: 'GET', path: (r: string) => `/admin/${r}`, known: ok, unknown: ok },
         { method: 'GET', path: (r: string) => `/user/${r}`, known: ok, unknown: notFound },
         { method: 'GET', path: (r: string) => `/orders/filter?email=${r}`, known: ok, unknown: ok },

@@ -492,7 +492,7 @@ export function badInputFixture(kind: DatabaseKind) {
     const app = await startTestApp(kind, { rateLimits: noRateLimits });
     const admin = await app.signUp({ admin: true, name: 'Admin Rider' });
     const customer = await app.signUp({ name: 'Karim Rider' });
-    const victim = await app.signUp({ name: 'Victim Rider' });
+    const victim = await app.signUp({ name: 'Victim Rider', verified: true });
     Object.assign(fixture, {
       app,
       admin,

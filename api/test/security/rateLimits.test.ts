@@ -280,7 +280,7 @@ describe.each(databaseKinds)('rate limits over HTTP (%s)', (kind) => {
       rest('POST', '/orders', orderInput(partId), { authorization: `Bearer ${user.token}`, ...headers });
     const addStockedPart = async () => {
       const admin = await app.signUp({ admin: true });
-      const actor = await app.server.services.users.actorFor(admin.userId);
+      const actor = await app.server.services.users.actorFor(admin.userId, admin.firebaseUid);
       partId = (await app.server.services.parts.addPart(actor, partInput({ available: 1000 }))).id;
     };
 

@@ -36,8 +36,10 @@ interface Targets {
   paidOrder(): Promise<string>;
   /** A part the customer has paid for and not reviewed. */
   paidPart(): Promise<string>;
-  /** A customer's account. */
+  /** A customer's account, its email verified. */
   account(): Promise<TestUser>;
+  /** An admin's account (granted by another admin), not the caller's. */
+  adminAccount(): Promise<TestUser>;
 }
 
 interface World {
@@ -109,6 +111,8 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
     }),
   'Mutation.grantAdmin': async (t) =>
     gql('mutation($email: String!) { grantAdmin(email: $email) { id } }', { email: (await t.account()).email }),
+  'Mutation.revokeAdmin': async (t) =>
+    gql('mutation($email: String!) { revokeAdmin(email: $email) { id } }', { email: (await t.adminAccount()).email }),
   'Mutation.deleteUser': async (t) =>
     gql('mutation($id: ID!) { deleteUser(id: $id) }', { id: (await t.account()).userId }),
   'Mutation.sendContactMessage': async () =>
@@ -139,6 +143,7 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
     rest('GET', `/payments/filter?email=${encodeURIComponent(w.customer.email)}`),
   'GET /api/users': async () => rest('GET', '/users'),
   'PUT /api/user/admin/{email}': async (t) => rest('PUT', `/user/admin/${(await t.account()).email}`),
+  'DELETE /api/user/admin/{email}': async (t) => rest('DELETE', `/user/admin/${(await t.adminAccount()).email}`),
   'GET /api/admin/{email}': async (_t, w) => rest('GET', `/admin/${w.customer.email}`),
   'GET /api/user/{email}': async (_t, w) => rest('GET', `/user/${w.customer.email}`),
   'PUT /api/user/{email}': async (_t, w) => rest('PUT', `/user/${w.customer.email}`, { location: 'Sylhet' }),
@@ -348,7 +353,8 @@ describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (
         dataOf((await payOrder(app, customer.token, await newOrder(partId))).confirm);
         return partId;
       },
-      account: () => h.signUp(),
+      account: () => h.signUp({ verified: true }),
+      adminAccount: () => h.signUp({ admin: true, verified: true }),
     };
     // Refused calls and reads all go to one target per row, the customer's; a call that is let through
     // consumes its target (cancels it, pays it, deletes it), so each gets a new one.
@@ -366,6 +372,7 @@ describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (
       paidOrder: once('paidOrder', makers.paidOrder),
       paidPart: once('paidPart', makers.paidPart),
       account: once('account', async () => customer),
+      adminAccount: once('adminAccount', makers.adminAccount),
     };
     fresh = makers;
   });

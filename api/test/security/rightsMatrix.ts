@@ -78,7 +78,8 @@ const graphql = `
 | Mutation.confirmPayment      | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's order, its intent paid by card           |
 | Mutation.markOrderShipped    | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's paid order                               |
 | Mutation.addReview           | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part the customer has paid for                        |
-| Mutation.grantAdmin          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email                                    |
+| Mutation.grantAdmin          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email (verified)                         |
+| Mutation.revokeAdmin         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | another admin's email                                   |
 | Mutation.deleteUser          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's account                                  |
 | Mutation.sendContactMessage  | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a new contact message                                   |
 `;
@@ -102,7 +103,8 @@ const rest = `
 | POST /api/test-gateway/pay       | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a payment intent for the customer's unpaid order        |
 | GET /api/payments/filter         | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's payments (?email=)                       |
 | GET /api/users                   | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every user                                              |
-| PUT /api/user/admin/{email}      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email                                    |
+| PUT /api/user/admin/{email}      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email (verified)                         |
+| DELETE /api/user/admin/{email}   | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | another admin's email                                   |
 | GET /api/admin/{email}           | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email                                    |
 | GET /api/user/{email}            | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's profile                                  |
 | PUT /api/user/{email}            | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | ok      | 403          | the customer's profile: update, or sign-in by ID token  |

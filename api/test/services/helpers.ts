@@ -4,15 +4,14 @@ import { orders, parts, payments, type OrderRow, type PartRow } from '../../src/
 import { AppError, type ErrorCode } from '../../src/errors';
 import type { Actor } from '../../src/services/actor';
 import { orderInput, partInput } from '../support/fixtures';
-import type { TestApp, TestUser } from '../support/testApp';
+import type { SignUpOptions, TestApp, TestUser } from '../support/testApp';
 
 /** A new user signed up in the emulator and signed in to the shop. */
-export const signUp = (app: TestApp, options: { admin?: boolean; name?: string } = {}): Promise<TestUser> =>
-  app.signUp(options);
+export const signUp = (app: TestApp, options: SignUpOptions = {}): Promise<TestUser> => app.signUp(options);
 
 /** The actor a request with `user`'s token would have, read from the database as the app does. */
 export async function actorOf(app: TestApp, user: TestUser): Promise<Actor> {
-  const actor = await app.server.services.users.actorFor(user.userId);
+  const actor = await app.server.services.users.actorFor(user.userId, user.firebaseUid);
   if (!actor) throw new Error(`no actor for ${user.email}`);
   return actor;
 }

@@ -9,7 +9,14 @@ import { users } from '../../src/db/schema';
 import { AppError } from '../../src/errors';
 import { createAccessTokens } from '../../src/identity/accessTokens';
 import { databaseKinds } from '../support/env';
-import { emulatorSignUp, startTestApp, uniqueEmail, type TestApp, type TestUser } from '../support/testApp';
+import {
+  emulatorSignUp,
+  emulatorVerifyEmail,
+  startTestApp,
+  uniqueEmail,
+  type TestApp,
+  type TestUser,
+} from '../support/testApp';
 import { actorOf, signUp } from './helpers';
 
 const secret = 'an-access-token-secret-for-the-identity-suite-0123456789';
@@ -21,18 +28,24 @@ type Me = { me: { id: string; email: string; role: string; isAdmin: boolean } };
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe('access tokens (unit)', () => {
-  const tokens = createAccessTokens({ secret, expiresIn: '1h' });
-  const claims = { userId: '7c1d7a43-3b4a-4c8e-9a57-3c0f2d9f4a11', email: 'rider@example.test' };
+  const tokens = createAccessTokens({ secret, expiresInSeconds: 3600 });
+  const claims = { userId: '7c1d7a43-3b4a-4c8e-9a57-3c0f2d9f4a11', firebaseUid: 'firebase-uid-of-the-rider' };
+  const fid = claims.firebaseUid;
 
   it('a token it signed verifies to the same claims', () => {
     expect(tokens.verify(tokens.sign(claims))).toEqual(claims);
+  });
+
+  it('lives exactly as many seconds as configured (JWT_EXPIRES_IN=3600 is an hour, not 3.6 seconds)', () => {
+    const payload = jwt.decode(tokens.sign(claims)) as jwt.JwtPayload;
+    expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(3600);
   });
 
   it.each([
     [
       'expired',
       () =>
-        jwt.sign({ email: claims.email, exp: Math.floor(Date.now() / 1000) - 60 }, secret, {
+        jwt.sign({ fid, exp: Math.floor(Date.now() / 1000) - 60 }, secret, {
           subject: claims.userId,
           issuer: 'partsyard',
         }),
@@ -40,7 +53,7 @@ describe('access tokens (unit)', () => {
     [
       'signed with another secret',
       () =>
-        jwt.sign({ email: claims.email }, 'another-secret-another-secret-another-secret', {
+        jwt.sign({ fid }, 'another-secret-another-secret-another-secret', {
           subject: claims.userId,
           issuer: 'partsyard',
           expiresIn: '1h',
@@ -49,7 +62,7 @@ describe('access tokens (unit)', () => {
     [
       'signed with HS512 instead of HS256',
       () =>
-        jwt.sign({ email: claims.email }, secret, {
+        jwt.sign({ fid }, secret, {
           algorithm: 'HS512',
           subject: claims.userId,
           issuer: 'partsyard',
@@ -58,14 +71,21 @@ describe('access tokens (unit)', () => {
     ],
     [
       'from another issuer',
-      () =>
-        jwt.sign({ email: claims.email }, secret, { subject: claims.userId, issuer: 'someone-else', expiresIn: '1h' }),
+      () => jwt.sign({ fid }, secret, { subject: claims.userId, issuer: 'someone-else', expiresIn: '1h' }),
     ],
-    ['without a subject', () => jwt.sign({ email: claims.email }, secret, { issuer: 'partsyard', expiresIn: '1h' })],
+    ['without a subject', () => jwt.sign({ fid }, secret, { issuer: 'partsyard', expiresIn: '1h' })],
+    [
+      'without an expiry (it would never expire)',
+      () => jwt.sign({ fid }, secret, { algorithm: 'HS256', subject: claims.userId, issuer: 'partsyard' }),
+    ],
+    [
+      'without the Firebase account it was issued for',
+      () => jwt.sign({}, secret, { algorithm: 'HS256', subject: claims.userId, issuer: 'partsyard', expiresIn: '1h' }),
+    ],
     [
       'of alg none',
       () =>
-        `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ email: claims.email, sub: claims.userId, iss: 'partsyard', exp: Math.floor(Date.now() / 1000) + 3600 })}.`,
+        `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ fid, sub: claims.userId, iss: 'partsyard', exp: Math.floor(Date.now() / 1000) + 3600 })}.`,
     ],
     ['garbage', () => 'not.a.token'],
   ])('a token %s is refused as UNAUTHENTICATED', (_label, make) => {
@@ -80,7 +100,7 @@ describe('access tokens (unit)', () => {
   });
 
   it('a token stops working as soon as its expiry has passed', () => {
-    const shortLived = createAccessTokens({ secret, expiresIn: '1s' });
+    const shortLived = createAccessTokens({ secret, expiresInSeconds: 1 });
     const token = shortLived.sign(claims);
     const realNow = Date.now;
     try {
@@ -98,14 +118,14 @@ describe.each(databaseKinds)('access tokens on requests (%s)', (kind) => {
   let customer: TestUser;
 
   beforeAll(async () => {
-    app = await startTestApp(kind, { jwt: { secret, expiresIn: '1h' } });
+    app = await startTestApp(kind, { jwt: { secret, expiresInSeconds: 3600 } });
     admin = await signUp(app, { admin: true });
     customer = await signUp(app);
   });
   afterAll(() => app?.close());
 
   const sign = (user: TestUser, key = secret, options: jwt.SignOptions = {}) =>
-    jwt.sign({ email: user.email }, key, {
+    jwt.sign({ fid: user.firebaseUid }, key, {
       algorithm: 'HS256',
       issuer: 'partsyard',
       subject: user.userId,
@@ -130,12 +150,32 @@ describe.each(databaseKinds)('access tokens on requests (%s)', (kind) => {
     expect(result.data?.me.id).toBe(customer.userId);
   });
 
+  it('a token whose user id belongs to another Firebase account than the one it names is refused', async () => {
+    const mixed = jwt.sign({ fid: admin.firebaseUid }, secret, {
+      algorithm: 'HS256',
+      issuer: 'partsyard',
+      subject: customer.userId,
+      expiresIn: '1h',
+    });
+    expect401(await app.gql(meQuery, {}, mixed));
+  });
+
+  it('a token signed without an expiry is refused, although signed with the server’s secret', async () => {
+    const forever = jwt.sign({ fid: customer.firebaseUid }, secret, {
+      algorithm: 'HS256',
+      issuer: 'partsyard',
+      subject: customer.userId,
+    });
+    expect401(await app.gql(meQuery, {}, forever));
+    expect((await app.rest('GET', `/user/${customer.email}`, undefined, forever)).status).toBe(401);
+  });
+
   it('no token on `me` is 401 UNAUTHENTICATED', async () => {
     expect401(await app.gql(meQuery));
   });
 
   it('an expired token is refused with 401 UNAUTHENTICATED', async () => {
-    const expired = jwt.sign({ email: customer.email, exp: Math.floor(Date.now() / 1000) - 10 }, secret, {
+    const expired = jwt.sign({ fid: customer.firebaseUid, exp: Math.floor(Date.now() / 1000) - 10 }, secret, {
       algorithm: 'HS256',
       issuer: 'partsyard',
       subject: customer.userId,
@@ -151,7 +191,7 @@ describe.each(databaseKinds)('access tokens on requests (%s)', (kind) => {
 
   it("a token with alg 'none' is refused with 401 UNAUTHENTICATED", async () => {
     const unsigned = `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({
-      email: admin.email,
+      fid: admin.firebaseUid,
       sub: admin.userId,
       iss: 'partsyard',
       iat: Math.floor(Date.now() / 1000),
@@ -164,7 +204,7 @@ describe.each(databaseKinds)('access tokens on requests (%s)', (kind) => {
   it('a token with a tampered payload (someone else’s id, old signature) is refused', async () => {
     const [header, , signature] = customer.token.split('.');
     const payload = base64url({
-      email: admin.email,
+      fid: admin.firebaseUid,
       sub: admin.userId,
       iss: 'partsyard',
       exp: Math.floor(Date.now() / 1000) + 3600,
@@ -210,7 +250,7 @@ describe.each(databaseKinds)('access tokens on requests (%s)', (kind) => {
   });
 
   it('granting admin through the API also takes effect on the next request of that user', async () => {
-    const user = await signUp(app);
+    const user = await signUp(app, { verified: true });
     const grant = await app.gql(
       'mutation($email: String!) { grantAdmin(email: $email) { role } }',
       { email: user.email },
@@ -243,32 +283,33 @@ describe.each(databaseKinds)('ADMIN_EMAILS (%s)', (kind) => {
   });
   afterAll(() => app?.close());
 
-  /** Signs an account up in the emulator and in to the shop; answers the shop's access token. */
-  async function signInAs(email: string): Promise<string> {
-    let idToken = '';
-    for (let attempt = 1; !idToken; attempt++) {
-      try {
-        idToken = await emulatorSignUp(email, 'Secret#123', 'Listed Rider');
-      } catch (error) {
-        if (attempt >= 3 || (error as Error).message !== 'fetch failed') throw error;
-      }
-    }
-    const result = await app.gql<{ signIn: { token: string; user: { role: string } } }>(
-      'mutation($idToken: String!) { signIn(idToken: $idToken) { token user { role } } }',
+  /** Exchanges a Firebase ID token for the shop's access token. */
+  async function exchange(idToken: string): Promise<string> {
+    const result = await app.gql<{ signIn: { token: string } }>(
+      'mutation($idToken: String!) { signIn(idToken: $idToken) { token } }',
       { idToken },
     );
     if (!result.data) throw new Error(JSON.stringify(result.errors));
     return result.data.signIn.token;
   }
 
-  it('an email listed in ADMIN_EMAILS is made admin on sign-in', async () => {
-    const token = await signInAs(listed);
-    expect((await app.gql<Me>(meQuery, {}, token)).data?.me).toMatchObject({ email: listed, role: 'ADMIN' });
-    expect((await app.gql(usersQuery, {}, token)).status).toBe(200);
+  it('a listed email is made admin only once its owner has verified it', async () => {
+    const idToken = await emulatorSignUp(listed, 'Secret#123', 'Listed Rider');
+    const unverified = await exchange(idToken);
+    expect((await app.gql<Me>(meQuery, {}, unverified)).data?.me).toMatchObject({ email: listed, role: 'CUSTOMER' });
+    expect((await app.gql(usersQuery, {}, unverified)).status).toBe(403);
+
+    const verified = await exchange(await emulatorVerifyEmail(listed, 'Secret#123'));
+    expect((await app.gql<Me>(meQuery, {}, verified)).data?.me).toMatchObject({ email: listed, role: 'ADMIN' });
+    expect((await app.gql(usersQuery, {}, verified)).status).toBe(200);
+    // The role is the account's: the first token works as admin too now.
+    expect((await app.gql(usersQuery, {}, unverified)).status).toBe(200);
   });
 
-  it('an email not listed signs in as a customer', async () => {
-    const token = await signInAs(uniqueEmail('plain'));
+  it('an email not listed signs in as a customer, verified or not', async () => {
+    const email = uniqueEmail('plain');
+    await emulatorSignUp(email, 'Secret#123', 'Plain Rider');
+    const token = await exchange(await emulatorVerifyEmail(email, 'Secret#123'));
     expect((await app.gql<Me>(meQuery, {}, token)).data?.me.role).toBe('CUSTOMER');
     expect((await app.gql(usersQuery, {}, token)).status).toBe(403);
   });

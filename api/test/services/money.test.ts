@@ -116,7 +116,7 @@ describe.each(databaseKinds)('money: exact totals that fit one card payment (%s)
       .insert(orders)
       .values({
         userId: customer.userId,
-        email: customer.email,
+        email: customer.email ?? '',
         name: 'Rider One',
         phone: '01712345678',
         partId: part.id,
@@ -154,7 +154,7 @@ describe.each(databaseKinds)('money: exact totals that fit one card payment (%s)
       .insert(orders)
       .values({
         userId: customer.userId,
-        email: customer.email,
+        email: customer.email ?? '',
         name: 'Rider One',
         phone: '01712345678',
         partId: free.id,

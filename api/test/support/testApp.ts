@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../src/config';
 import { users } from '../../src/db/schema';
 import { openDatabase } from '../../src/db/database';
+import type { Identity } from '../../src/identity/firebaseIdentity';
 import { startServer, type RunningServer } from '../../src/server';
 import { testEnv, type DatabaseKind } from './env';
 import { createTestDatabase } from './postgres';
@@ -26,6 +27,8 @@ export interface TestUser {
   idToken: string;
   token: string;
   userId: string;
+  /** The Firebase account (the identity). */
+  firebaseUid: string;
 }
 
 export interface TestApp {
@@ -43,9 +46,20 @@ export interface TestApp {
     token?: string,
     headers?: Record<string, string>,
   ): Promise<RestResult<T>>;
-  /** Signs a new user up in the emulator and exchanges the ID token for our access token. */
-  signUp(options?: { admin?: boolean; name?: string }): Promise<TestUser>;
+  /**
+   * Signs a new user up in the emulator and exchanges the ID token for our access token. `verified`: the user
+   * first verifies the address as a person would (the emulator's verification link); `admin`: an admin granted
+   * by another (written straight into the database).
+   */
+  signUp(options?: SignUpOptions): Promise<TestUser>;
   close(): Promise<void>;
+}
+
+export interface SignUpOptions {
+  admin?: boolean;
+  name?: string;
+  verified?: boolean;
+  email?: string;
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -62,7 +76,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       webApiKey: 'demo-api-key',
       authDomain: 'demo-partsyard.firebaseapp.com',
     },
-    jwt: { secret: randomBytes(32).toString('hex'), expiresIn: '1h' },
+    jwt: { secret: randomBytes(32).toString('hex'), expiresInSeconds: 3600 },
     adminEmails: [],
     stripe: null,
     seedDemo: false,
@@ -90,7 +104,10 @@ export const uniqueEmail = (label = 'user') => `${label}-${randomBytes(5).toStri
  * One call to the emulator's REST API, as the web SDK makes it. The emulator drops idle keep-alive sockets,
  * so a request that lost that race ("other side closed") is sent once more.
  */
-async function emulatorCall(action: string, payload: Record<string, unknown>): Promise<string> {
+export async function emulatorRequest(
+  action: string,
+  payload: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const url = `http://${testEnv.authEmulatorHost}/identitytoolkit.googleapis.com/v1/accounts:${action}?key=fake-api-key`;
   const send = () =>
     fetch(url, {
@@ -99,9 +116,15 @@ async function emulatorCall(action: string, payload: Record<string, unknown>): P
       body: JSON.stringify({ ...payload, returnSecureToken: true }),
     });
   const res = await send().catch(() => send());
-  const body = (await res.json()) as { idToken?: string; error?: { message: string } };
-  if (!body.idToken) throw new Error(`emulator ${action} failed: ${body.error?.message}`);
-  return body.idToken;
+  const body = (await res.json()) as Record<string, unknown> & { error?: { message: string } };
+  if (body.error) throw new Error(`emulator ${action} failed: ${body.error.message}`);
+  return body;
+}
+
+async function emulatorCall(action: string, payload: Record<string, unknown>): Promise<string> {
+  const { idToken } = await emulatorRequest(action, payload);
+  if (typeof idToken !== 'string') throw new Error(`emulator ${action} answered no ID token`);
+  return idToken;
 }
 
 /** Signs up with the emulator; answers the Firebase ID token. */
@@ -112,6 +135,34 @@ export const emulatorSignUp = (email: string, password: string, displayName?: st
 export const emulatorSignIn = (email: string, password: string): Promise<string> =>
   emulatorCall('signInWithPassword', { email, password });
 
+/** The claims of a Firebase ID token (the emulator's are unsigned), read without checking anything. */
+export const idTokenClaims = (idToken: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
+
+/** The out-of-band codes (verification, password reset) the emulator has "sent", as its REST API lists them. */
+export async function emulatorOobCodes(): Promise<
+  { email: string; oobCode: string; oobLink: string; requestType: string }[]
+> {
+  const url = `http://${testEnv.authEmulatorHost}/emulator/v1/projects/${testEnv.firebaseProjectId}/oobCodes`;
+  const body = (await (await fetch(url)).json()) as {
+    oobCodes?: { email: string; oobCode: string; oobLink: string; requestType: string }[];
+  };
+  return body.oobCodes ?? [];
+}
+
+/**
+ * The owner of `email` verifies it as a person would: the verification email is sent (the emulator keeps it),
+ * its code applied as the link would; answers a new ID token, which says the email is verified.
+ */
+export async function emulatorVerifyEmail(email: string, password: string): Promise<string> {
+  const idToken = await emulatorSignIn(email, password);
+  await emulatorRequest('sendOobCode', { requestType: 'VERIFY_EMAIL', idToken });
+  const code = (await emulatorOobCodes()).filter((c) => c.email === email && c.requestType === 'VERIFY_EMAIL').pop();
+  if (!code) throw new Error(`the emulator sent no verification email to ${email}`);
+  await emulatorRequest('update', { oobCode: code.oobCode });
+  return emulatorSignIn(email, password);
+}
+
 /**
  * Starts the whole app on a fresh database of `kind` (an in-memory PGlite, or a new PostgreSQL database).
  * `options.now` is the rate limits' clock.
@@ -119,7 +170,7 @@ export const emulatorSignIn = (email: string, password: string): Promise<string>
 export async function startTestApp(
   kind: DatabaseKind,
   overrides: Partial<Config> = {},
-  options: { now?: () => number } = {},
+  options: { now?: () => number; identity?: Identity } = {},
 ): Promise<TestApp> {
   let dropDatabase: (() => Promise<void>) | undefined;
   let database: Config['database'] = { kind: 'pglite', dataDir: undefined };
@@ -129,7 +180,11 @@ export async function startTestApp(
     database = { kind: 'postgres', url: created.url, poolSize: 10 };
   }
   const config = testConfig({ database, ...overrides });
-  const server = await startServer(config, { database: await openDatabase(database), now: options.now });
+  const server = await startServer(config, {
+    database: await openDatabase(database),
+    now: options.now,
+    identity: options.identity,
+  });
 
   const gql: TestApp['gql'] = async (query, variables, token) => {
     const res = await fetch(`${server.url}/graphql`, {
@@ -162,9 +217,10 @@ export async function startTestApp(
   };
 
   const signUp: TestApp['signUp'] = async (options = {}) => {
-    const email = uniqueEmail(options.admin ? 'admin' : 'customer');
+    const email = options.email ?? uniqueEmail(options.admin ? 'admin' : 'customer');
     const password = 'Secret#123';
-    const idToken = await emulatorSignUp(email, password, options.name ?? 'Test Rider');
+    let idToken = await emulatorSignUp(email, password, options.name ?? 'Test Rider');
+    if (options.verified) idToken = await emulatorVerifyEmail(email, password);
     const result = await gql<{ signIn: { token: string; user: { id: string } } }>(
       'mutation($idToken: String!, $profile: ProfileInput) { signIn(idToken: $idToken, profile: $profile) { token user { id } } }',
       { idToken, profile: { name: options.name ?? 'Test Rider' } },
@@ -176,9 +232,13 @@ export async function startTestApp(
       idToken,
       token: result.data.signIn.token,
       userId: result.data.signIn.user.id,
+      firebaseUid: String(idTokenClaims(idToken).user_id),
     };
     if (options.admin) {
-      await server.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.userId));
+      await server.database.db
+        .update(users)
+        .set({ role: 'admin', adminSource: 'granted' })
+        .where(eq(users.id, user.userId));
     }
     return user;
   };
