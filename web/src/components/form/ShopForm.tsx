@@ -1,5 +1,8 @@
 import { Form, useField, useFormikContext } from 'formik';
-import { useEffect, useRef, type FocusEvent, type ReactNode, type RefObject } from 'react';
+import { createContext, useContext, useEffect, useRef, type FocusEvent, type ReactNode, type RefObject } from 'react';
+
+/** What the fields' ids start with: `field` (`field-email`), or another prefix for a second form on a page. */
+const IdPrefix = createContext('field');
 import { afterPointerRelease, followPointer } from './pointer';
 
 /** After a submit that found errors (the rules' or the server's), focus goes to the first field in error. */
@@ -19,20 +22,24 @@ interface ShopFormProps {
   children: ReactNode;
   className?: string;
   'aria-label'?: string;
+  /** Starts the fields' ids (default `field`): a form shown over another (a dialog) needs ids of its own. */
+  idPrefix?: string;
 }
 
 /**
  * Every form of the shop (inside a Formik): the browser's own validation off (the shared rules speak), focus
  * on the first invalid field after a failed submit, and fields that show their messages as FormField does.
  */
-export function ShopForm({ children, className, 'aria-label': label }: ShopFormProps) {
+export function ShopForm({ children, className, 'aria-label': label, idPrefix = 'field' }: ShopFormProps) {
   const ref = useRef<HTMLFormElement>(null);
   useEffect(followPointer, []);
   return (
-    <Form ref={ref} noValidate className={className} aria-label={label}>
-      {children}
-      <FocusFirstInvalid form={ref} />
-    </Form>
+    <IdPrefix.Provider value={idPrefix}>
+      <Form ref={ref} noValidate className={className} aria-label={label}>
+        {children}
+        <FocusFirstInvalid form={ref} />
+      </Form>
+    </IdPrefix.Provider>
   );
 }
 
@@ -98,7 +105,7 @@ export function FormField({
   inputMode,
 }: FormFieldProps) {
   const [field, meta] = useField(name);
-  const id = `field-${name}`;
+  const id = `${useContext(IdPrefix)}-${name}`;
   const error = meta.touched && meta.error ? meta.error : undefined;
   const common = {
     ...field,

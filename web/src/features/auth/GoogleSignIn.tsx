@@ -39,7 +39,7 @@ function EmulatorGoogleChooser({
             onSubmit={onChosen}
           >
             {({ isSubmitting }) => (
-              <ShopForm className="mt-4 flex flex-col gap-3" aria-label="Google test account">
+              <ShopForm className="mt-4 flex flex-col gap-3" aria-label="Google test account" idPrefix="google">
                 <FormField name="email" label="Google email" type="email" autoComplete="email" />
                 <FormField name="name" label="Name (optional)" autoComplete="name" />
                 <div className="modal-action">
