@@ -45,6 +45,11 @@ export default tseslint.config(
     },
   },
   {
+    // The pages' start-up script (a classic script in the browser, web/boot/boot.js).
+    files: ['web/boot/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { document: 'readonly', location: 'readonly' } },
+  },
+  {
     files: ['**/*.cjs', 'jest.config.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -267,7 +267,7 @@ async function main(): Promise<void> {
         webApiKey: 'demo-api-key',
         authDomain: 'demo-partsyard.firebaseapp.com',
       },
-      jwt: { secret: randomBytes(32).toString('hex'), expiresIn: '1h' },
+      jwt: { secret: randomBytes(32).toString('hex'), expiresInSeconds: 3600 },
       adminEmails: [],
       stripe: null,
       seedDemo: false,

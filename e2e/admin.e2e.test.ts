@@ -35,7 +35,7 @@ describe('admin pages in a browser', () => {
   });
 
   it('an admin makes a new customer admin after confirming: toast, Admin badge, and the Make Admin button is gone', async () => {
-    const rider = await shop.app.signUp({ name: 'Rita Rider' });
+    const rider = await shop.app.signUp({ name: 'Rita Rider', verified: true });
     const { context, page } = await asAdmin('/dashboard/users');
     const riderRow = row(page, rider.email);
     await riderRow.getByRole('button', { name: 'Make Admin' }).click();

@@ -1,73 +1,68 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
 /**
- * The router fetches a page's chunk only once the app's code has run: one more round trip before the page
- * shows. For the pages visitors land on, index.html starts that download at once: a small inline script adds
- * modulepreload links for the chunks of the page at the address opened. `pages`: pathname -> page module.
+ * The pages' start-up (web/boot/boot.js), without inline script: the Content-Security-Policy allows scripts from
+ * this origin only. index.html gets the boot script as a hashed asset and its data as JSON beside it:
+ *
+ * - `landing`: for the pages visitors land on (`pages`: pathname -> page module), the chunks of that page, which
+ *   the router would fetch only once the app's code has run (one more round trip before the page shows);
+ * - `chunks`: the shell's chunks (the runtime, graphql's helpers, React, the router with Apollo, the shop's shared
+ *   modules, then the entry), run one per task. Run as one module graph, their evaluation is a single task of
+ *   about 250 ms on a phone 4x slower than this machine, all of it blocking input; one chunk per task, none is
+ *   much over 50 ms. They still download at once, in parallel (modulepreload links), and start once the document
+ *   is parsed, as the deferred entry did.
  */
-function preloadLandingPages(pages: Record<string, string>): Plugin {
+function bootScript(pages: Record<string, string>): Plugin {
+  const source = readFileSync(resolve(__dirname, 'boot/boot.js'), 'utf8');
+  const fileName = `assets/boot-${createHash('sha256').update(source).digest('base64url').slice(0, 10)}.js`;
   return {
-    name: 'partsyard:preload-landing-pages',
+    name: 'partsyard:boot-script',
     apply: 'build',
+    generateBundle(_options, bundle) {
+      if (Object.values(bundle).some((c) => c.type === 'chunk' && c.isEntry && c.name === 'main'))
+        this.emitFile({ type: 'asset', fileName, source });
+    },
     transformIndexHtml: {
       order: 'post',
       handler(html, { bundle, filename }) {
         if (!bundle || !filename.endsWith('index.html')) return html;
         const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
-        const entry = chunks.find((c) => c.isEntry && c.facadeModuleId === filename);
+        const entryChunk = chunks.find((c) => c.isEntry && c.facadeModuleId === filename);
         // Chunks the entry imports statically are in index.html already.
         const loaded = new Set<string>();
-        const collect = (fileName: string, into: Set<string>) => {
-          if (into.has(fileName)) return;
-          into.add(fileName);
-          for (const imported of bundle[fileName]?.type === 'chunk' ? bundle[fileName].imports : [])
-            collect(imported, into);
+        const collect = (name: string, into: Set<string>) => {
+          if (into.has(name)) return;
+          into.add(name);
+          for (const imported of bundle[name]?.type === 'chunk' ? bundle[name].imports : []) collect(imported, into);
         };
-        if (entry) collect(entry.fileName, loaded);
-        const preloads: Record<string, string[]> = {};
+        if (entryChunk) collect(entryChunk.fileName, loaded);
+        const landing: Record<string, string[]> = {};
         for (const [pathname, module] of Object.entries(pages)) {
           const chunk = chunks.find((c) => c.facadeModuleId === resolve(__dirname, module));
-          if (!chunk) throw new Error(`preloadLandingPages: no chunk for ${module}`);
+          if (!chunk) throw new Error(`bootScript: no chunk for ${module}`);
           const files = new Set<string>();
           collect(chunk.fileName, files);
-          preloads[pathname] = [...files].filter((f) => !loaded.has(f)).map((f) => `/${f}`);
+          landing[pathname] = [...files].filter((f) => !loaded.has(f)).map((f) => `/${f}`);
         }
-        const script = `(${JSON.stringify(preloads)}[location.pathname]||[]).forEach(function(href){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=href;document.head.appendChild(l)})`;
-        // Before the style sheet: an inline script after one would wait for it to download.
-        const at = html.indexOf('<script type="module"');
-        if (at < 0) throw new Error('preloadLandingPages: index.html has no module script');
-        return `${html.slice(0, at)}<script>${script}</script>\n    ${html.slice(at)}`;
-      },
-    },
-  };
-}
 
-/**
- * Evaluates the shell's chunks (the runtime, graphql's helpers, React, the router with Apollo, the shop's shared
- * modules, then the entry) one per task. Run as one module graph, their evaluation is a single task of about
- * 250 ms on a phone 4x slower than this machine, all of it blocking input; one chunk per task, none is much
- * over 50 ms. They still download at once, in parallel (modulepreload links); a small inline script then adds
- * them as module scripts one after the other, starting once the document is parsed, as the deferred entry did.
- */
-function evaluateChunksApart(): Plugin {
-  return {
-    name: 'partsyard:evaluate-chunks-apart',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, { filename }) {
-        if (!filename.endsWith('index.html')) return html;
         const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
-        if (!entry) throw new Error('evaluateChunksApart: index.html has no module entry');
-        const chunks = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
-        const order = [...chunks, entry[1]];
-        const loader = `(function(srcs){function next(i){if(i>=srcs.length)return;var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=srcs[i];s.onload=s.onerror=function(){setTimeout(function(){next(i+1)},0)};document.head.appendChild(s)}if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',function(){next(0)});else next(0)})(${JSON.stringify(order)})`;
+        if (!entry) throw new Error('bootScript: index.html has no module entry');
+        const preloaded = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+        const data = JSON.stringify({ landing, chunks: [...preloaded, entry[1]], lowPriority: false }).replace(
+          /</g,
+          '\\u003c',
+        );
+        // Before the style sheet, so that the boot script's download does not wait for it.
         return html.replace(
           entry[0],
-          `<link rel="modulepreload" crossorigin href="${entry[1]}">\n    <script>${loader}</script>`,
+          `<link rel="modulepreload" crossorigin href="${entry[1]}">\n` +
+            `    <script type="application/json" id="partsyard-boot">${data}</script>\n` +
+            `    <script async src="/${fileName}"></script>`,
         );
       },
     },
@@ -81,8 +76,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     react(),
     tailwindcss(),
     // The public pages of the router (src/app/router.tsx) people open first.
-    preloadLandingPages({ '/': 'src/features/home/HomePage.tsx', '/parts': 'src/features/parts/CatalogPage.tsx' }),
-    evaluateChunksApart(),
+    bootScript({ '/': 'src/features/home/HomePage.tsx', '/parts': 'src/features/parts/CatalogPage.tsx' }),
   ],
   // Apollo Client keeps its development checks and messages unless told otherwise (smaller, faster build).
   define: command === 'build' ? { 'globalThis.__DEV__': 'false' } : {},

@@ -16,6 +16,7 @@ import type { GraphQLContext } from './graphql/context';
 import { graphqlBodyErrors, queryLimits, queryLimitsPlugin, refuseLargeBatches } from './graphql/limits';
 import { resolvers } from './graphql/resolvers';
 import { resolveCaller } from './http/caller';
+import { contentSecurityPolicy } from './http/contentSecurityPolicy';
 import { cors, requestLog, securityHeaders } from './http/middleware';
 import { clientOf, RateLimitedError } from './http/rateLimit';
 import { jsonBody } from './http/requestBody';
@@ -141,7 +142,7 @@ export async function createApp({
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(requestLog(config.logRequests), securityHeaders, cors(config.corsOrigins));
+  app.use(requestLog(config.logRequests), securityHeaders, contentSecurityPolicy(config), cors(config.corsOrigins));
   app.use((_req, res, next) => {
     // While stopping, requests still get answers, and keep-alive clients are told to reconnect (elsewhere).
     if (stopping) res.setHeader('Connection', 'close');

@@ -290,6 +290,13 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
   });
 });
 
+/** The boot script's data in a built page (web/boot/boot.js reads it). */
+function bootData(html: string): { landing: Record<string, string[]>; chunks: string[]; lowPriority: boolean } {
+  const json = /<script type="application\/json" id="partsyard-boot">([^<]*)<\/script>/.exec(html)?.[1];
+  if (!json) throw new Error('the page has no #partsyard-boot data');
+  return JSON.parse(json) as ReturnType<typeof bootData>;
+}
+
 describe('the built playground (web/dist)', () => {
   const webDist = path.join(root, 'web', 'dist');
   let app: TestApp;
@@ -312,6 +319,18 @@ describe('the built playground (web/dist)', () => {
     expect(scripts(home).filter((tag) => tag.includes('src=') || tag.includes('href='))).toEqual(
       scripts(home).filter((tag) => tag.includes('fetchpriority="low"')),
     );
+    expect([bootData(home).lowPriority, bootData(shell).lowPriority]).toEqual([true, false]);
+  });
+
+  it('has no inline script (the Content-Security-Policy allows none): only files of ours and JSON data', async () => {
+    for (const page of ['/', '/parts', '/graphql']) {
+      const html = await (await fetch(`${app.url}${page}`, { headers: { accept: 'text/html' } })).text();
+      const inline = [...html.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)].filter(
+        ([, attributes, body]) => body.trim() !== '' && !attributes.includes('type="application/json"'),
+      );
+      expect({ page, inline: inline.map((m) => m[0].slice(0, 80)) }).toEqual({ page, inline: [] });
+      expect(html).not.toMatch(/\son[a-z]+="/); // no inline event handlers either
+    }
   });
 
   it('preloads the shell’s chunks and has them added one after another (one evaluation per task), the entry last', async () => {
@@ -320,12 +339,12 @@ describe('the built playground (web/dist)', () => {
       // No module script runs on its own: every chunk is preloaded, and the loader adds them one after another.
       expect([page, /<script type="module"/.test(html)]).toEqual([page, false]);
       const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)">/g)].map((m) => m[1]);
-      const loader = /\(function\(srcs\)\{[^<]*\}\)\((\[[^\]]*\])\)/.exec(html);
-      expect(loader).not.toBeNull();
-      const order = JSON.parse((loader as RegExpExecArray)[1]) as string[];
+      const order = bootData(html).chunks;
       expect(order.slice(-1)[0]).toMatch(/^\/assets\/main-[\w-]+\.js$/);
       expect([...order].sort()).toEqual([...preloaded].sort());
-      for (const file of order)
+      const boot = /<script async (?:fetchpriority="low" )?src="(\/assets\/boot-[\w-]+\.js)">/.exec(html)?.[1];
+      expect(boot).toBeDefined();
+      for (const file of [...order, boot as string, ...(bootData(html).landing[page] ?? [])])
         expect({ file, status: (await fetch(`${app.url}${file}`)).status }).toEqual({ file, status: 200 });
     }
   });

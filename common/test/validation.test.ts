@@ -6,6 +6,7 @@ import {
   loginSchema,
   messages,
   partSchema,
+  profileSchema,
   purchaseSchema,
   reviewSchema,
   signupSchema,
@@ -376,6 +377,36 @@ describe('contact form (validated, although the spec said it was not)', () => {
     expect(
       errorsOf(contactSchema, { firstName: 'A', lastName: 'B', email: 'a@example.com', message: 'Hello' }),
     ).toEqual({});
+  });
+});
+
+describe('profile (no rules in the spec, but addresses a browser may load or open safely)', () => {
+  it.each([
+    'https://lh3.googleusercontent.com/a/photo.jpg',
+    'http://example.com/me.png',
+    '/images/avatars/default.svg',
+    '',
+  ])('the avatar %p is accepted', (avatar) => {
+    expect(errorsOf(profileSchema, { avatar })).toEqual({});
+  });
+
+  it.each([
+    'javascript:alert(1)',
+    'JAVASCRIPT:alert(document.cookie)',
+    'data:image/svg+xml;base64,PHN2Zz4=',
+    '//evil.example/track.png',
+    'ftp://example.com/me.png',
+    '/api/users',
+    '../images/x.png',
+    'https://exa mple.com/x.png',
+  ])('the avatar %p is refused', (avatar) => {
+    expect(errorsOf(profileSchema, { avatar })).toEqual({ avatar: messages.avatarUrlInvalid });
+  });
+
+  it('LinkedIn must be an http(s) address', () => {
+    expect(errorsOf(profileSchema, { linkedIn: 'https://www.linkedin.com/in/rider' })).toEqual({});
+    expect(errorsOf(profileSchema, { linkedIn: 'javascript:alert(1)' })).toEqual({ linkedIn: messages.linkUrlInvalid });
+    expect(errorsOf(profileSchema, { linkedIn: '/images/x.svg' })).toEqual({ linkedIn: messages.linkUrlInvalid });
   });
 });
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../../api/test/support/testApp';
+import { emulatorOobCodes, startTestApp, type TestApp } from '../../api/test/support/testApp';
 
 /**
  * End-to-end harness: the whole shop (API + the built web app, demo content seeded) on a fresh in-memory
@@ -19,7 +19,22 @@ export interface Shop {
   url: string;
   /** A fresh browser context (own storage) with a page at `width` px wide. */
   newPage(width?: number): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * Content-Security-Policy violations the browser reported on any page so far (`close` fails the suite if
+   * there are any: every browser test runs under the shop's CSP).
+   */
+  cspViolations(): string[];
   close(): Promise<void>;
+}
+
+/** Marks the browser's CSP violation reports in the console, where the harness collects them. */
+const cspMarker = 'CSP violation:';
+function reportCspViolations() {
+  document.addEventListener('securitypolicyviolation', (event) => {
+    console.error(
+      `CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} on ${location.pathname}`,
+    );
+  });
 }
 
 export async function startShop(): Promise<Shop> {
@@ -39,18 +54,29 @@ export async function startShop(): Promise<Shop> {
       '--no-first-run',
     ],
   });
+  const violations: string[] = [];
+  const watch = (page: Page) =>
+    page.on('console', (message) => {
+      if (message.text().startsWith(cspMarker)) violations.push(message.text());
+    });
   return {
     app,
     browser,
     url: app.url,
     async newPage(width = 1280) {
       const context = await browser.newContext({ baseURL: app.url, viewport: { width, height: 900 } });
+      await context.addInitScript(reportCspViolations);
+      context.on('page', watch); // pop-ups too (Google sign-in)
       const page = await context.newPage();
       return { context, page };
     },
+    cspViolations: () => [...violations],
     async close() {
       await browser.close();
       await app.close();
+      if (violations.length) {
+        throw new Error(`The pages broke the Content-Security-Policy:\n${[...new Set(violations)].join('\n')}`);
+      }
     },
   };
 }
@@ -74,3 +100,11 @@ export const demo = {
   admin: { email: 'admin@partsyard.test', password: 'Admin#2026' },
   customer: { email: 'customer@partsyard.test', password: 'Customer#2026' },
 };
+
+/** The link of the last verification email the Auth emulator "sent" to `email`. */
+export async function verificationLink(shop: Shop, email: string): Promise<string> {
+  const codes = await emulatorOobCodes();
+  const code = codes.filter((c) => c.email === email && c.requestType === 'VERIFY_EMAIL').pop();
+  if (!code) throw new Error(`no verification email was sent to ${email}`);
+  return code.oobLink;
+}

@@ -19,13 +19,15 @@ globalThis.localStorage = { getItem: () => null, setItem() {}, removeItem() {} }
 
 /**
  * On the pre-rendered page the first paint needs the HTML and the style sheet only: the app's scripts (the
- * entry and the shell's chunks, preloaded, and the page chunk the inline script preloads) are fetched at low priority,
+ * entry and the shell's chunks, preloaded, and the page chunk the boot script preloads) are fetched at low priority,
  * so that on a slow network they do not compete with the style sheet. The empty shell keeps them as they are.
+ * (The boot script, web/boot/boot.js, reads `lowPriority` from the page's data.)
  */
 function lowPriorityScripts(html) {
   const rules = [
     [/<link rel="modulepreload"/g, '<link rel="modulepreload" fetchpriority="low"'],
-    [/l\.rel='modulepreload';/g, "l.rel='modulepreload';l.fetchPriority='low';"],
+    [/<script async src="/g, '<script async fetchpriority="low" src="'],
+    [/"lowPriority":false/g, '"lowPriority":true'],
   ];
   for (const [pattern, replacement] of rules) {
     if (!pattern.test(html)) throw new Error(`prerender: dist/index.html has nothing matching ${pattern}`);

@@ -222,6 +222,52 @@ describe.each(databaseKinds)('an account is a Firebase account, not an email (%s
   });
 });
 
+describe.each(databaseKinds)('profile pictures and links (%s)', (kind) => {
+  let app: TestApp;
+  let rider: TestUser;
+  beforeAll(async () => {
+    app = await startTestApp(kind);
+    rider = await app.signUp();
+  });
+  afterAll(() => app?.close());
+
+  const stored = async () => (await app.server.database.db.select().from(users).where(eq(users.id, rider.userId)))[0];
+
+  it('a javascript: or data: avatar and a javascript: LinkedIn are refused everywhere, and nothing is written', async () => {
+    const before = await stored();
+    const update = await app.gql(
+      'mutation($input: ProfileInput!) { updateProfile(input: $input) { id } }',
+      { input: { avatar: 'javascript:alert(document.cookie)' } },
+      rider.token,
+    );
+    expect(update.errors?.[0].extensions).toEqual({
+      code: 'BAD_USER_INPUT',
+      fields: { avatar: 'Provide an http(s) picture URL, or one of our /images files' },
+    });
+    const signIn = await app.gql(
+      'mutation($t: String!, $p: ProfileInput) { signIn(idToken: $t, profile: $p) { token } }',
+      {
+        t: await emulatorSignIn(rider.email, rider.password),
+        p: { avatar: 'data:image/svg+xml,<svg onload=alert(1)>' },
+      },
+    );
+    expect(signIn.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    const rest = await app.rest('PUT', `/user/${rider.email}`, { linkedIn: 'javascript:alert(1)' }, rider.token);
+    expect(rest).toEqual({
+      status: 400,
+      body: { message: 'Provide an http(s) address', errors: { linkedIn: 'Provide an http(s) address' } },
+    });
+    expect(await stored()).toEqual(before);
+
+    const ok = await app.gql(
+      'mutation($input: ProfileInput!) { updateProfile(input: $input) { avatar } }',
+      { input: { avatar: 'https://images.example.test/me.png' } },
+      rider.token,
+    );
+    expect(ok.data).toEqual({ updateProfile: { avatar: 'https://images.example.test/me.png' } });
+  });
+});
+
 describe.each(databaseKinds)('who is admin (%s)', (kind) => {
   const listed = uniqueEmail('listed');
   let app: TestApp;

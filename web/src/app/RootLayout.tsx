@@ -3,6 +3,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Footer } from '../components/Footer';
 import { Header } from '../components/Header';
 import { useAuth } from '../features/auth/AuthProvider';
+import { EmailVerificationNotice } from '../features/auth/EmailVerificationNotice';
 import { usePageMeta } from '../lib/pageMeta';
 import { onSessionExpired } from '../lib/session';
 
@@ -95,6 +96,7 @@ export function RootLayout() {
       <SessionExpiredRedirect />
       <PageMeta />
       <Header />
+      <EmailVerificationNotice />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <Outlet />
       </main>

@@ -14,6 +14,8 @@ export function PartImage({
   return (
     <img
       src={src || defaultPartImage}
+      // An image on another host learns nothing of the page it is shown on.
+      referrerPolicy="no-referrer"
       {...props}
       onError={(e) => {
         if (!e.currentTarget.src.endsWith(defaultPartImage)) e.currentTarget.src = defaultPartImage;

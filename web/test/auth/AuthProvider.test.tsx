@@ -27,16 +27,19 @@ jest.mock('../../src/app/ClientSettings', () => ({
   }),
 }));
 
+const mockGetIdToken = jest.fn(async () => 'id');
 const rider = {
   uid: 'u1',
   email: 'rider@example.com',
+  emailVerified: false,
   displayName: 'Rider',
   photoURL: '',
-  getIdToken: async () => 'id',
+  getIdToken: mockGetIdToken,
 };
 
-/** A token the provider can read the email of (the server, not the browser, checks the signature). */
-const riderToken = `h.${btoa(JSON.stringify({ email: 'rider@example.com', exp: Math.floor(Date.now() / 1000) + 3600 }))}.sig`;
+/** An access token as the server makes them, for a Firebase account (`fid`); the server checks the signature. */
+const tokenFor = (fid: string) => `h.${btoa(JSON.stringify({ fid, exp: Math.floor(Date.now() / 1000) + 3600 }))}.sig`;
+const riderToken = tokenFor('u1');
 
 let auth: ReturnType<typeof useAuth>;
 function Status() {
@@ -63,6 +66,7 @@ const signIn = {
           linkedIn: '',
           role: 'CUSTOMER',
           isAdmin: false,
+          emailVerified: false,
         },
       },
     },
@@ -111,8 +115,22 @@ describe('sign-in state', () => {
   it('a visitor with an access token is loading until the identity SDK confirms the session', async () => {
     setAccessToken(riderToken);
     mockFirebaseUser.current = rider;
+    mockGetIdToken.mockClear();
     renderProvider();
     expect(status()).toBe('loading');
     await waitFor(() => expect(status()).toBe('signedIn rider@example.com'));
+    // The token was issued for this Firebase account: kept, no new exchange.
+    expect(mockGetIdToken).not.toHaveBeenCalled();
+    expect(getAccessToken()).toBe(riderToken);
+  });
+
+  it('a stored access token of another Firebase account is exchanged again for the one signed in', async () => {
+    setAccessToken(tokenFor('someone-else'));
+    mockFirebaseUser.current = rider;
+    mockGetIdToken.mockClear();
+    renderProvider();
+    await waitFor(() => expect(status()).toBe('signedIn rider@example.com'));
+    expect(mockGetIdToken).toHaveBeenCalled();
+    expect(getAccessToken()).toBe(riderToken);
   });
 });

@@ -19,6 +19,7 @@ const me = (overrides = {}) => ({
   linkedIn: '',
   role: 'CUSTOMER' as const,
   isAdmin: false,
+  emailVerified: true,
   ...overrides,
 });
 const meAnswer = (user = me()) => ({ request: { query: MeDocument, variables: {} }, result: { data: { me: user } } });

@@ -1,12 +1,18 @@
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { useDeleteUserMutation, useGrantAdminMutation, useUsersQuery, type UsersQuery } from '../../generated/graphql';
-import { errorCode, errorMessage } from '../../lib/apollo';
-import { useAuth } from '../auth/AuthProvider';
-import { AdminList, AdminTable } from './AdminList';
-import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { Cell, RowHeader } from '../../components/StackedTable';
+import {
+  useDeleteUserMutation,
+  useGrantAdminMutation,
+  useMeQuery,
+  useRevokeAdminMutation,
+  useUsersQuery,
+  type UsersQuery,
+} from '../../generated/graphql';
+import { errorCode, errorMessage } from '../../lib/apollo';
+import { AdminList, AdminTable } from './AdminList';
+import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
 
 type UserRow = UsersQuery['users']['items'][number];
 
@@ -14,10 +20,13 @@ const isForbidden = (error: unknown) =>
   errorCode(error) === 'FORBIDDEN' ||
   (error as { networkError?: { statusCode?: number } })?.networkError?.statusCode === 403;
 
-/** All users (admin): make a customer an admin, or delete an account other than your own. */
+/**
+ * All users (admin): make a verified customer an admin, take admin away from another admin, or delete an account
+ * other than your own, each after a confirmation naming the user. The server decides each of these; the page
+ * only leaves out what it would refuse. One card per user on a phone.
+ */
 export default function AllUsersPage() {
-  const { user } = useAuth();
-  const myEmail = user?.email.toLowerCase() ?? '';
+  const myId = useMeQuery({ fetchPolicy: 'cache-first' }).data?.me.id;
   const list = useAdminList();
   const { offset, limit } = list;
   const query = useUsersQuery({
@@ -28,9 +37,23 @@ export default function AllUsersPage() {
   const total = data?.users.total;
 
   const [grantAdmin, { loading: granting }] = useGrantAdminMutation();
+  const [revokeAdmin, { loading: revoking }] = useRevokeAdminMutation();
   const [deleteUser, { loading: deleting }] = useDeleteUserMutation();
   // Granting admin is asked for first, naming the user: it hands over every admin right.
   const [toGrant, setToGrant] = useState<UserRow | null>(null);
+  const [toRevoke, setToRevoke] = useState<UserRow | null>(null);
+
+  const confirmRevoke = async () => {
+    if (!toRevoke) return;
+    try {
+      await revokeAdmin({ variables: { email: toRevoke.email } });
+      toast.success(`${toRevoke.email} is no longer an admin.`);
+      setToRevoke(null);
+      await refetch();
+    } catch (e) {
+      toast.error(errorMessage(e));
+    }
+  };
 
   const makeAdmin = async (row: UserRow) => {
     try {
@@ -85,6 +108,19 @@ export default function AllUsersPage() {
             onConfirm={() => toGrant && void makeAdmin(toGrant)}
             onClose={() => setToGrant(null)}
           />
+          <ConfirmModal
+            open={toRevoke !== null}
+            title="Remove admin rights?"
+            body={
+              toRevoke
+                ? `${toRevoke.email} will no longer manage users, orders and parts. They keep their account and orders.`
+                : undefined
+            }
+            confirmLabel="Remove admin"
+            busy={revoking}
+            onConfirm={() => void confirmRevoke()}
+            onClose={() => setToRevoke(null)}
+          />
         </>
       }
     >
@@ -102,14 +138,17 @@ export default function AllUsersPage() {
         </thead>
         <tbody>
           {rows.map((row, i) => {
-            const isMe = row.email.toLowerCase() === myEmail;
+            const isMe = row.id === myId;
             return (
               <tr key={row.id} data-testid="user-row">
                 <RowHeader>{offset + i + 1}</RowHeader>
                 <Cell label="Email" className="[overflow-wrap:anywhere]">
                   <span>
-                    {row.email}
+                    {row.email || <span className="text-base-content/80">(address moved to another account)</span>}
                     {isMe && <span className="ml-2 text-xs text-base-content/80">(you)</span>}
+                    {row.email && !row.emailVerified && (
+                      <span className="ml-2 text-xs text-base-content/80">(not verified)</span>
+                    )}
                   </span>
                 </Cell>
                 <Cell label="Name">{row.name}</Cell>
@@ -121,14 +160,21 @@ export default function AllUsersPage() {
                   )}
                 </Cell>
                 <Cell label="">
-                  <div className="flex w-full flex-wrap justify-end gap-2">
+                  <span className="flex w-full flex-wrap justify-end gap-2">
                     {!row.isAdmin && (
                       <button
                         type="button"
                         className="btn btn-outline btn-sm btn-primary"
+                        disabled={!row.emailVerified}
+                        title={row.emailVerified ? undefined : 'Only accounts with a verified email can be admins'}
                         onClick={() => setToGrant(row)}
                       >
                         Make Admin
+                      </button>
+                    )}
+                    {row.isAdmin && !isMe && (
+                      <button type="button" className="btn btn-outline btn-sm" onClick={() => setToRevoke(row)}>
+                        Remove admin
                       </button>
                     )}
                     <button
@@ -140,7 +186,7 @@ export default function AllUsersPage() {
                     >
                       Delete
                     </button>
-                  </div>
+                  </span>
                 </Cell>
               </tr>
             );

@@ -7,6 +7,8 @@ import { useClientSettings } from '../../app/ClientSettings';
 export interface AuthUser {
   uid: string;
   email: string;
+  /** Whether the owner of the address has proved it (the verification link; Google accounts are). */
+  emailVerified: boolean;
   displayName: string;
   photoURL: string;
 }
@@ -24,6 +26,13 @@ interface AuthContextValue {
    */
   loginWithGoogle(account?: EmulatorGoogleAccount): Promise<void>;
   logout(): Promise<void>;
+  /** Sends the signed-in user the email with the link that verifies their address. */
+  sendVerificationEmail(): Promise<void>;
+  /**
+   * Asks Firebase again whether the address is verified (after the link was followed); if it now is, the shop
+   * is told at once (a new sign-in exchange), so that a role the address brings applies. Answers whether it is.
+   */
+  checkVerification(): Promise<boolean>;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -51,15 +60,18 @@ export async function googleIdTokenForEmulator({ email, name }: EmulatorGoogleAc
   return JSON.stringify({ sub, email: normalized, email_verified: true, name: name.trim() });
 }
 
-/** The email an access token was issued for, read without verifying (the server verifies). */
-function tokenEmail(token: string): string | null {
+/**
+ * The Firebase account an access token was issued for (its `fid` claim), read without verifying (the server
+ * verifies); null when the token is unreadable or expired.
+ */
+function tokenAccount(token: string): string | null {
   try {
     const payload = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))) as {
-      email?: string;
+      fid?: string;
       exp?: number;
     };
     if (payload.exp && payload.exp * 1000 < Date.now()) return null;
-    return payload.email ?? null;
+    return payload.fid ?? null;
   } catch {
     return null;
   }
@@ -102,17 +114,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const toUser = (u: import('firebase/auth').User): AuthUser => ({
     uid: u.uid,
     email: u.email ?? '',
+    emailVerified: u.emailVerified,
     displayName: u.displayName ?? '',
     photoURL: u.photoURL ?? '',
   });
 
-  /** Makes sure we hold an access token for this Firebase user, saving the profile on the way (spec §4). */
+  /**
+   * Makes sure we hold an access token for this Firebase account, saving the profile on the way (spec §4).
+   * `fresh`: exchange a newly issued ID token even so (the account's email or its verification changed).
+   */
   const establish = useCallback(
-    async (fbUser: import('firebase/auth').User, profile?: { name?: string; avatar?: string }) => {
+    async (fbUser: import('firebase/auth').User, profile?: { name?: string; avatar?: string }, fresh = false) => {
       const token = getAccessToken();
-      if (token && tokenEmail(token) === fbUser.email?.toLowerCase()) return;
+      if (!fresh && token && tokenAccount(token) === fbUser.uid) return;
       exchanging.current ??= (async () => {
-        const idToken = await fbUser.getIdToken();
+        const idToken = await fbUser.getIdToken(fresh);
         const { data } = await apollo.mutate<SignInMutation, SignInMutationVariables>({
           mutation: SignInDocument,
           variables: {
@@ -236,6 +252,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setStatus('signedIn');
       },
       logout,
+      async sendVerificationEmail() {
+        const { fb, auth } = await ready();
+        if (!auth.currentUser) throw new Error('No user is logged in');
+        await fb.sendEmailVerification(auth.currentUser);
+      },
+      async checkVerification() {
+        const { auth } = await ready();
+        const current = auth.currentUser;
+        if (!current) throw new Error('No user is logged in');
+        await current.reload();
+        if (current.emailVerified) await establish(current, undefined, true);
+        setUser(toUser(current));
+        return current.emailVerified;
+      },
     }),
     [status, user, ready, establish, logout],
   );

@@ -23,6 +23,7 @@ function ReviewCard({ review }: { review: ReviewFieldsFragment }) {
             height={48}
             loading="lazy"
             decoding="async"
+            referrerPolicy="no-referrer"
             className="h-12 w-12 rounded-full bg-base-200 object-cover"
           />
           <div className="min-w-0">
