@@ -388,7 +388,12 @@ async function main(): Promise<void> {
       '',
       ...(qualityMet
         ? []
-        : ['Audits that lost points:', '', ...quality.flatMap((q) => q.failing.map((f) => `- \`${q.path}\`: ${f}`)), '']),
+        : [
+            'Audits that lost points:',
+            '',
+            ...quality.flatMap((q) => q.failing.map((f) => `- \`${q.path}\`: ${f}`)),
+            '',
+          ]),
       'Machine:',
       '',
       machine(version, lighthouseVersion),

@@ -22,12 +22,17 @@ export function Cell({
 }: { label: string; children?: ReactNode } & TdHTMLAttributes<HTMLTableCellElement>) {
   return (
     <td className={className} {...props}>
-      {label && (
-        <span className="stacked-label" aria-hidden="true">
-          {label}
-        </span>
+      {label ? (
+        <>
+          <span className="stacked-label" aria-hidden="true">
+            {label}
+          </span>
+          {/* The value as an element of its own: the cell's text is the value, whatever the width. */}
+          <span>{children}</span>
+        </>
+      ) : (
+        children
       )}
-      {children}
     </td>
   );
 }
@@ -39,7 +44,7 @@ export function RowHeader({ children }: { children: ReactNode }) {
       <span className="stacked-label" aria-hidden="true">
         #
       </span>
-      {children}
+      <span>{children}</span>
     </th>
   );
 }
