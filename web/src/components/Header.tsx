@@ -182,7 +182,7 @@ function MobileMenu() {
           </button>
         </div>
         <nav aria-label="Mobile">
-          <NavItems className="menu w-full gap-2 p-0 text-lg" />
+          <NavItems className="menu w-full gap-2 p-0 text-lg [&_a.active]:bg-red-50 [&_a.active]:text-red-700" />
         </nav>
       </Modal>
     </>

@@ -142,7 +142,7 @@ export default function AllUsersPage() {
             return (
               <tr key={row.id} data-testid="user-row">
                 <RowHeader>{offset + i + 1}</RowHeader>
-                <Cell label="Email" className="[overflow-wrap:anywhere]">
+                <Cell label="Email" className="max-md:[overflow-wrap:anywhere]">
                   <span>
                     {row.email || <span className="text-base-content/80">(address moved to another account)</span>}
                     {isMe && <span className="ml-2 text-xs text-base-content/80">(you)</span>}

@@ -153,7 +153,7 @@ export default function ManageOrdersPage() {
               <Cell label="Part" className="md:min-w-44" title={order.partName}>
                 {truncate(order.partName, truncation.orderTableName)}
               </Cell>
-              <Cell label="Email" className="[overflow-wrap:anywhere]">
+              <Cell label="Email" className="max-md:[overflow-wrap:anywhere]">
                 {order.email}
               </Cell>
               <Cell label="Amount" className="text-right">
