@@ -44,8 +44,9 @@ describe('accessibility and phones in a browser', () => {
       expect([path, await noSidewaysScroll(page)]).toEqual([path, true]);
     }
     await page.goto('/parts');
-    await page.locator('a[href^="/parts/"]').first().click();
-    await page.getByRole('link', { name: 'Purchase' }).waitFor();
+    const href = (await page.locator('main a[href^="/parts/"]').first().getAttribute('href')) ?? '';
+    await page.goto(href);
+    await page.getByRole('link', { name: 'Purchase', exact: true }).waitFor();
     await expectAccessible(page, `a part's page at ${width} px`);
     await screenshot(page, `part-${width}`);
     await page.goto('/login');
