@@ -316,6 +316,7 @@ const noIdentity: Identity = {
   ensureAccount: async (email) => `bench-web:${email}`,
   lookupAccount: async () => null,
   verifyIdToken: () => Promise.reject(new Error('no identity provider in the web benchmark')),
+  lookupAccount: async () => null,
   deleteAccount: async () => {},
   close: async () => {},
 };
