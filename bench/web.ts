@@ -314,7 +314,6 @@ async function writeReport(section: string): Promise<void> {
 /** The demo seed wants the identity provider only to create the two demo accounts: no emulator needed. */
 const noIdentity: Identity = {
   ensureAccount: async (email) => `bench-web:${email}`,
-  lookupAccount: async () => null,
   verifyIdToken: () => Promise.reject(new Error('no identity provider in the web benchmark')),
   lookupAccount: async () => null,
   deleteAccount: async () => {},
