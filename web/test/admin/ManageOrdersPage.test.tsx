@@ -54,7 +54,16 @@ describe('Manage All Orders', () => {
     expect(within(await rowOf('Brake pads')).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
   });
 
-  it("a paid order's Pending button ships it: the saved status shows Shipped and a toast confirms", async () => {
+  it('each order shows its short number and date, and its status as a badge, never a button', async () => {
+    renderAdmin(<ManageOrdersPage />, [ordersPage([unpaid, paid])]);
+    const row = await rowOf('Brake pads');
+    expect(within(row).getByText('#O2')).toBeInTheDocument();
+    expect(within(row).getByText('Jan 2, 2026')).toHaveAttribute('datetime', paid.createdAt);
+    expect(within(row).getByText('Paid')).not.toHaveRole('button');
+    expect(within(row).queryByRole('button', { name: /pending|paid/i })).not.toBeInTheDocument();
+  });
+
+  it('"Mark shipped" asks first, naming the order; confirmed, the saved status shows Shipped and a toast confirms', async () => {
     const shipped = { ...paid, status: 'SHIPPED' as const };
     renderAdmin(<ManageOrdersPage />, [
       ordersPage([paid]),
@@ -65,10 +74,23 @@ describe('Manage All Orders', () => {
       ordersPage([shipped]),
     ]);
     const row = await rowOf('Brake pads');
-    await userEvent.click(within(row).getByRole('button', { name: 'Pending' }));
+    await userEvent.click(within(row).getByRole('button', { name: 'Mark shipped' }));
+    const dialog = screen.getByRole('dialog', { name: 'Mark this order shipped?' });
+    expect(dialog).toHaveTextContent('Order #O2 of Jan 2, 2026: 10 × Brake pads for rider@example.test, paid $25.00.');
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Mark shipped' }));
     expect(await within(row).findByText('Shipped')).toBeInTheDocument();
-    expect(within(row).queryByRole('button', { name: 'Pending' })).not.toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Mark shipped' })).not.toBeInTheDocument();
     expect(await screen.findByText('Order marked as shipped.')).toBeInTheDocument();
+  });
+
+  it('a shipment that is not confirmed changes nothing', async () => {
+    renderAdmin(<ManageOrdersPage />, [ordersPage([paid])]);
+    const row = await rowOf('Brake pads');
+    await userEvent.click(within(row).getByRole('button', { name: 'Mark shipped' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(within(row).getByText('Paid')).toBeInTheDocument();
   });
 
   it('deleting an unpaid order asks first, then toasts and refreshes the list', async () => {

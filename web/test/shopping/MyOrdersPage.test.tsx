@@ -36,7 +36,7 @@ describe('My Orders', () => {
     const second = await rowOf('Iridium Spark Plug CR9EIX');
     expect(within(second).getByText('2')).toBeInTheDocument();
     expect(within(second).getByText('Paid')).toBeInTheDocument();
-    expect(screen.getByRole('columnheader', { name: 'Payment Status' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Transaction' })).toBeInTheDocument();
   });
 
@@ -51,7 +51,7 @@ describe('My Orders', () => {
     expect(within(done).queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
   });
 
-  it("Cancel asks first; Delete cancels, toasts 'Order cancelled.' and refreshes the list", async () => {
+  it("Cancel asks first, naming the order; 'Cancel order' cancels, toasts 'Order cancelled.' and refreshes the list", async () => {
     renderOrders([
       ordersAnswer([unpaid, paid]),
       {
@@ -65,7 +65,10 @@ describe('My Orders', () => {
     const dialog = screen.getByRole('dialog');
     expect(within(dialog).getByText('Are you sure you want to delete this order')).toBeInTheDocument();
     expect(within(dialog).getByText('You lose all your order data, this process is irreversible.')).toBeInTheDocument();
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(dialog).toHaveTextContent(`Order #ORDERUNP of Jan 1, 2026: 20 × ${longName}, $490.00.`);
+    // No two buttons say Cancel: the dialog keeps the order or cancels it, and keeping it is where focus starts.
+    expect(within(dialog).getByRole('button', { name: 'Keep order' })).toHaveFocus();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
     expect(await screen.findByText('Order cancelled.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText(`${longName.slice(0, 30)}...`)).not.toBeInTheDocument());
     expect(screen.getByText('Iridium Spark Plug CR9EIX')).toBeInTheDocument();
@@ -83,8 +86,24 @@ describe('My Orders', () => {
     ]);
     const pending = await rowOf(`${longName.slice(0, 30)}...`);
     await userEvent.click(within(pending).getByRole('button', { name: 'Cancel' }));
-    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel order' }));
     expect(await screen.findByText('A paid order cannot be cancelled')).toBeInTheDocument();
+  });
+
+  it('each order shows its short number and date; a shipped order shows Shipped', async () => {
+    const shipped = order({
+      id: 'a1b2c3d4-0000-4000-8000-000000000000',
+      partName: 'O-Ring Drive Chain',
+      paid: true,
+      status: 'SHIPPED',
+      transactionId: 'pi_test_shipped',
+      createdAt: '2026-03-14T10:00:00.000Z',
+    });
+    renderOrders([ordersAnswer([shipped])]);
+    const row = await rowOf('O-Ring Drive Chain');
+    expect(within(row).getByText('#A1B2C3D4')).toBeInTheDocument();
+    expect(within(row).getByText('Mar 14, 2026')).toHaveAttribute('datetime', shipped.createdAt);
+    expect(within(row).getByText('Shipped')).toBeInTheDocument();
   });
 
   it('with no orders says so and links to the parts', async () => {

@@ -1,24 +1,21 @@
-import { formatDollars, truncate, truncation } from '@partsyard/common';
+import { formatDollars, orderNumber, truncate, truncation } from '@partsyard/common';
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { Link } from 'react-router-dom';
 import { ConfirmModal } from '../../components/ConfirmModal';
+import { OrderStatusBadge, orderDate } from '../../components/OrderStatusBadge';
 import { Spinner } from '../../components/Spinner';
+import { Cell, RowHeader, StackedTable } from '../../components/StackedTable';
 import { useCancelOrderMutation, useMyOrdersQuery, type MyOrdersQuery } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
 
 type Order = MyOrdersQuery['myOrders']['items'][number];
 
-/** Payment Status badge: Paid once a verified payment is recorded, else Pending. */
-function PaymentStatusBadge({ paid }: { paid: boolean }) {
-  return paid ? (
-    <span className="badge badge-success whitespace-nowrap">Paid</span>
-  ) : (
-    <span className="badge badge-warning whitespace-nowrap">Pending</span>
-  );
-}
-
-/** The signed-in customer's orders (spec "My Orders"): pay or cancel unpaid ones, see paid ones' transactions. */
+/**
+ * The signed-in customer's orders (spec "My Orders"): each with its short number and date, so identical
+ * orders can be told apart, and its status (Pending, Paid, Shipped); pay or cancel unpaid ones, see paid
+ * ones' transactions. One card per order on a phone.
+ */
 export default function MyOrdersPage() {
   const { data, loading, error, refetch } = useMyOrdersQuery({ fetchPolicy: 'cache-and-network' });
   const [cancelOrder, { loading: cancelling }] = useCancelOrderMutation();
@@ -58,61 +55,85 @@ export default function MyOrdersPage() {
           </Link>
         </div>
       ) : (
-        <div className="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-          <table className="table table-zebra">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Part</th>
-                <th>Payment Status</th>
-                <th>Transaction</th>
-                <th className="text-right">Amount</th>
-                <th className="text-right">Total</th>
+        <StackedTable>
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Order</th>
+              <th>Part</th>
+              <th>Status</th>
+              <th>Transaction</th>
+              <th className="text-right">Amount</th>
+              <th className="text-right">Total</th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.map((order, index) => (
+              <tr key={order.id} data-testid="order-row">
+                <RowHeader>{index + 1}</RowHeader>
+                <Cell label="Order">
+                  <span className="flex flex-col md:items-start">
+                    <span className="font-mono text-sm font-semibold" data-testid="order-number">
+                      {orderNumber(order.id)}
+                    </span>
+                    <time dateTime={order.createdAt} className="text-xs whitespace-nowrap text-base-content/80">
+                      {orderDate(order.createdAt)}
+                    </time>
+                  </span>
+                </Cell>
+                <Cell label="Part" className="md:min-w-40" title={order.partName}>
+                  {truncate(order.partName, truncation.orderTableName)}
+                </Cell>
+                <Cell label="Status">
+                  <OrderStatusBadge status={order.status} />
+                </Cell>
+                <Cell label="Transaction">
+                  {order.paid ? (
+                    <span className="font-mono text-xs [overflow-wrap:anywhere]" data-testid="transaction-id">
+                      {order.transactionId}
+                    </span>
+                  ) : (
+                    <span className="flex flex-wrap justify-end gap-2 md:justify-start">
+                      <Link to={`/payment/${order.id}`} className="btn btn-primary btn-sm">
+                        Pay now
+                      </Link>
+                      <button
+                        type="button"
+                        className="btn btn-outline btn-error btn-sm"
+                        onClick={() => setToCancel(order)}
+                      >
+                        Cancel
+                      </button>
+                    </span>
+                  )}
+                </Cell>
+                <Cell label="Amount" className="text-right">
+                  {order.orderAmount}
+                </Cell>
+                <Cell label="Total" className="text-right whitespace-nowrap">
+                  {formatDollars(order.price)}
+                </Cell>
               </tr>
-            </thead>
-            <tbody>
-              {orders.map((order, index) => (
-                <tr key={order.id} data-testid="order-row">
-                  <th>{index + 1}</th>
-                  <td className="min-w-40" title={order.partName}>
-                    {truncate(order.partName, truncation.orderTableName)}
-                  </td>
-                  <td>
-                    <PaymentStatusBadge paid={order.paid} />
-                  </td>
-                  <td>
-                    {order.paid ? (
-                      <span className="font-mono text-xs break-all" data-testid="transaction-id">
-                        {order.transactionId}
-                      </span>
-                    ) : (
-                      <div className="flex flex-nowrap gap-2">
-                        <Link to={`/payment/${order.id}`} className="btn btn-primary btn-xs">
-                          Pay now
-                        </Link>
-                        <button
-                          type="button"
-                          className="btn btn-outline btn-error btn-xs"
-                          onClick={() => setToCancel(order)}
-                        >
-                          Cancel
-                        </button>
-                      </div>
-                    )}
-                  </td>
-                  <td className="text-right">{order.orderAmount}</td>
-                  <td className="text-right whitespace-nowrap">{formatDollars(order.price)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </StackedTable>
       )}
       <ConfirmModal
         open={toCancel !== null}
         title="Are you sure you want to delete this order"
-        body="You lose all your order data, this process is irreversible."
-        confirmLabel="Delete"
+        body={
+          toCancel && (
+            <>
+              <p className="font-semibold">
+                Order {orderNumber(toCancel.id)} of {orderDate(toCancel.createdAt)}: {toCancel.orderAmount} ×{' '}
+                {toCancel.partName}, {formatDollars(toCancel.price)}.
+              </p>
+              <p>You lose all your order data, this process is irreversible.</p>
+            </>
+          )
+        }
+        cancelLabel="Keep order"
+        confirmLabel="Cancel order"
         busy={cancelling}
         onConfirm={() => void confirmCancel()}
         onClose={() => setToCancel(null)}
