@@ -5,7 +5,8 @@
  * Builds the web app (`npm run build`), starts the shop on an in-memory PGlite with the demo content (no
  * Auth emulator: the anonymous pages measured here never sign in), and runs Lighthouse (mobile preset:
  * Lighthouse's default configuration, simulated throttling) in Debian's Chromium on `/` and `/parts`, several
- * times each, keeping the median run. From that run's network log it takes the JavaScript and CSS the page
+ * times each, keeping the median run; then its accessibility, best-practices and SEO categories once on every
+ * public page. From that run's network log it takes the JavaScript and CSS the page
  * loaded (what it fetched before the network went quiet, without scrolling), and gzips each file from
  * web/dist. Prints a table and writes it to docs/performance.md between the `bench:web` markers.
  *
@@ -21,9 +22,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { desc } from 'drizzle-orm';
 import * as prettier from 'prettier';
 import { loadConfig, type Config } from '../api/src/config';
 import { openDatabase } from '../api/src/db/database';
+import { parts } from '../api/src/db/schema';
 import { seedDemo } from '../api/src/db/seed';
 import type { Identity } from '../api/src/identity/firebaseIdentity';
 import { startServer, type RunningServer } from '../api/src/server';
@@ -46,6 +49,19 @@ const pages = [
   { name: 'catalog', path: '/parts' },
 ];
 const budget = { homeScore: 95, homeJsKb: 180 };
+
+/** Every public page (common/src/pages.ts; a part's page is the newest part's), for Lighthouse's other categories. */
+const publicPaths = ['/', '/parts', '/parts/:newest', '/portfolio', '/blog', '/login', '/signup'];
+/** Issue 16: accessibility, best practices and SEO at 100 on every public page (reported, not asserted). */
+const qualityCategories = ['accessibility', 'best-practices', 'seo'] as const;
+type QualityCategory = (typeof qualityCategories)[number];
+
+interface QualityResult {
+  path: string;
+  scores: Record<QualityCategory, number>;
+  /** The audits that lost points, by category. */
+  failing: string[];
+}
 
 /** Sizes are in kB of 1,000 bytes (the stricter reading of "KB"). */
 const kb = (bytes: number) => (bytes / 1000).toFixed(1);
@@ -74,8 +90,20 @@ interface PageResult {
 
 /** The few parts of Lighthouse's result read here. */
 interface LighthouseResult {
-  categories: { performance: { score: number | null } };
-  audits: Record<string, { numericValue?: number; details?: { items?: Record<string, unknown>[] } } | undefined>;
+  categories: Record<string, { score: number | null; auditRefs?: { id: string; weight: number }[] } | undefined> & {
+    performance?: { score: number | null };
+  };
+  audits: Record<
+    string,
+    | {
+        numericValue?: number;
+        score?: number | null;
+        title?: string;
+        scoreDisplayMode?: string;
+        details?: { items?: Record<string, unknown>[] };
+      }
+    | undefined
+  >;
   runtimeError?: { code: string; message: string };
   environment: { benchmarkIndex: number };
   runWarnings: string[];
@@ -149,7 +177,7 @@ async function measure(url: string): Promise<{ result: LighthouseResult; score: 
         console.log(`bench:web: ${url}: Lighthouse failed (${problem}), trying again`);
         continue;
       }
-      const score = Math.round((result.categories.performance.score ?? 0) * 100);
+      const score = Math.round((result.categories.performance?.score ?? 0) * 100);
       console.log(`bench:web: ${url} run ${i + 1}/${runs}: performance ${score}`);
       results.push({ result, score });
       i++;
@@ -158,6 +186,51 @@ async function measure(url: string): Promise<{ result: LighthouseResult; score: 
   } finally {
     chrome.kill();
   }
+}
+
+/** Lighthouse's accessibility, best-practices and SEO categories on one page (mobile preset, one run: they do
+ * not depend on timing), with the audits that lost points. */
+async function measureQuality(origin: string, pagePath: string): Promise<QualityResult> {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  try {
+    const answer = await lighthouse(origin + pagePath, {
+      port: chrome.port,
+      logLevel: 'error',
+      onlyCategories: [...qualityCategories],
+    });
+    const result = answer?.lhr as unknown as LighthouseResult | undefined;
+    if (!result || result.runtimeError) throw new Error(`Lighthouse on ${pagePath}: ${result?.runtimeError?.message}`);
+    const scores = Object.fromEntries(
+      qualityCategories.map((c) => [c, Math.round((result.categories[c]?.score ?? 0) * 100)]),
+    ) as Record<QualityCategory, number>;
+    const failing = qualityCategories.flatMap((c) =>
+      (result.categories[c]?.auditRefs ?? [])
+        .filter((ref) => ref.weight > 0)
+        .map((ref) => ({ ref, audit: result.audits[ref.id] }))
+        .filter(({ audit }) => audit && audit.score !== null && audit.score !== undefined && audit.score < 1)
+        .map(({ ref, audit }) => `${c}: ${ref.id} (${audit?.title ?? ''})`),
+    );
+    if (lhrDir) {
+      mkdirSync(lhrDir, { recursive: true });
+      writeFileSync(path.join(lhrDir, `quality${pagePath.replace(/\W+/g, '-')}.json`), JSON.stringify(result, null, 1));
+    }
+    console.log(`bench:web: ${pagePath}: ${qualityCategories.map((c) => `${c} ${scores[c]}`).join(', ')}`);
+    return { path: pagePath, scores, failing };
+  } finally {
+    chrome.kill();
+  }
+}
+
+function qualityTable(results: QualityResult[]): string {
+  const lines = ['| page | accessibility | best practices | SEO |', '|---|---:|---:|---:|'];
+  for (const r of results)
+    lines.push(`| \`${r.path}\` | ${r.scores.accessibility} | ${r.scores['best-practices']} | ${r.scores.seo} |`);
+  return lines.join('\n');
 }
 
 async function measurePage(origin: string, page: { name: string; path: string }): Promise<PageResult> {
@@ -284,6 +357,11 @@ async function main(): Promise<void> {
 
     const results: PageResult[] = [];
     for (const page of pages) results.push(await measurePage(app.url, page));
+    const newest = (await opened.db.select({ id: parts.id }).from(parts).orderBy(desc(parts.createdAt)).limit(1))[0];
+    const quality: QualityResult[] = [];
+    for (const pagePath of publicPaths)
+      quality.push(await measureQuality(app.url, pagePath.replace(':newest', newest?.id ?? 'none')));
+    const qualityMet = quality.every((q) => qualityCategories.every((c) => q.scores[c] === 100));
 
     const version = spawnSync(chromePath, ['--version'], { encoding: 'utf8' }).stdout.trim() || 'Chromium';
     const lighthouseVersion = (
@@ -304,13 +382,25 @@ async function main(): Promise<void> {
       '',
       `Budgets (issue 5): Lighthouse performance >= ${budget.homeScore} on \`/\`: ${home.score}, ${verdict(home.score >= budget.homeScore)}; home page JavaScript < ${budget.homeJsKb} kB gzipped: ${homeJs.toFixed(1)} kB, ${verdict(homeJs < budget.homeJsKb)}.`,
       '',
+      `Accessibility, best practices and SEO (issue 16: 100 on every public page, ${verdict(qualityMet)}): Lighthouse ${lighthouseVersion}, mobile preset, one run per page (these categories do not depend on timing); a part's page is the newest part's.`,
+      '',
+      qualityTable(quality),
+      '',
+      ...(qualityMet
+        ? []
+        : [
+            'Audits that lost points:',
+            '',
+            ...quality.flatMap((q) => q.failing.map((f) => `- \`${q.path}\`: ${f}`)),
+            '',
+          ]),
       'Machine:',
       '',
       machine(version, lighthouseVersion),
       '',
       `Reproduce: \`npm run bench:web\` (options \`--runs <n>\`, default 3; \`--skip-build\` to measure the web/dist there is; \`--save-lhr <dir>\` keeps each page's median Lighthouse report; \`--cpu-slowdown <n>\` replaces the preset's 4x, for experiments; Chromium from \`CHROMIUM_PATH\`, else /usr/bin/chromium). Whole run: ${Math.round((Date.now() - started) / 1000)} s.`,
     ].join('\n');
-    console.log(`\n${table(results)}\n`);
+    console.log(`\n${table(results)}\n\n${qualityTable(quality)}\n`);
     await writeReport(section);
     console.log('bench:web: written to docs/performance.md');
   } finally {

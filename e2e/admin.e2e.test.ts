@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
+import { expectAccessible } from './support/axe';
 import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop';
 
 /** A short unique part name (under the Manage Parts table's 20-character cut). */
@@ -23,20 +24,26 @@ describe('admin pages in a browser', () => {
 
   it("the admin's dashboard menu has the admin pages and not the customer's", async () => {
     const { context, page } = await asAdmin('/dashboard');
-    const menu = page.locator('.drawer-side');
+    const menu = page.getByRole('navigation', { name: 'Dashboard' });
     for (const label of ['My Profile', 'All Users', 'Manage All Orders', 'Add A Part', 'Manage Parts']) {
       await menu.getByRole('link', { name: label, exact: true }).waitFor();
     }
     expect(await menu.getByRole('link', { name: 'My Orders' }).count()).toBe(0);
     expect(await menu.getByRole('link', { name: 'Add Review' }).count()).toBe(0);
+    await expectAccessible(page, "the admin's dashboard");
     await context.close();
   });
 
-  it('an admin makes a new customer admin: toast, Admin badge, and the Make Admin button is gone', async () => {
+  it('an admin makes a new customer admin after confirming: toast, Admin badge, and the Make Admin button is gone', async () => {
     const rider = await shop.app.signUp({ name: 'Rita Rider', verified: true });
     const { context, page } = await asAdmin('/dashboard/users');
     const riderRow = row(page, rider.email);
     await riderRow.getByRole('button', { name: 'Make Admin' }).click();
+    // Issue 16: granting admin asks first, naming the user.
+    const dialog = page.getByRole('dialog', { name: 'Make this user an admin?' });
+    await dialog.getByText(rider.email).waitFor();
+    await expectAccessible(page, 'the grant dialog');
+    await dialog.getByRole('button', { name: 'Make admin' }).click();
     await page.getByText(`Made ${rider.email} an admin.`).waitFor();
     await riderRow.getByText('Admin', { exact: true }).waitFor();
     await riderRow.getByRole('button', { name: 'Make Admin' }).waitFor({ state: 'detached' });
@@ -57,6 +64,7 @@ describe('admin pages in a browser', () => {
     const { context, page } = await asAdmin('/dashboard/add-parts');
     await page.getByRole('button', { name: 'Add part' }).click();
     await page.getByText("The part's name is required").waitFor();
+    await expectAccessible(page, 'Add A Part with errors');
 
     await page.getByLabel('Part Name').fill(name);
     await page.getByLabel('Price').fill('7.25');
@@ -96,6 +104,7 @@ describe('admin pages in a browser', () => {
     await partRow.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Are you sure you want to delete this part?', { exact: true }).waitFor();
+    await expectAccessible(page, 'the delete-part dialog');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Part deleted.').waitFor();
     await partRow.waitFor({ state: 'detached' });
@@ -111,16 +120,27 @@ describe('admin pages in a browser', () => {
   it("an admin ships the demo customer's paid order; after a reload it is still Shipped", async () => {
     const { context, page } = await asAdmin('/dashboard/all-orders');
     await page.getByRole('button', { name: 'Paid', exact: true }).click();
-    const orderRow = row(page, demo.customer.email).first();
-    await orderRow.getByRole('button', { name: 'Pending' }).click();
+    const paidRow = row(page, demo.customer.email).first();
+    await paidRow.getByText('Paid', { exact: true }).waitFor();
+    // The demo customer has shipped orders already: this one is told apart by its number.
+    const number = (await paidRow.getByText(/^#[0-9A-F]{8}$/).textContent()) ?? '';
+    const orderRow = row(page, number);
+    // Issue 16: the status is a badge; "Mark shipped" asks first, naming the order.
+    await orderRow.getByText('Paid', { exact: true }).waitFor();
+    await orderRow.getByRole('button', { name: 'Mark shipped' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Mark this order shipped?' });
+    await dialog.getByText(`Order ${number} of `, { exact: false }).waitFor();
+    await expectAccessible(page, 'the ship dialog');
+    await dialog.getByRole('button', { name: 'Mark shipped' }).click();
     await page.getByText('Order marked as shipped.').waitFor();
 
     await page.getByRole('button', { name: 'All', exact: true }).click();
-    const shippedRow = row(page, demo.customer.email).filter({ hasText: 'Shipped' });
+    const shippedRow = row(page, number).filter({ hasText: 'Shipped' });
     await shippedRow.waitFor();
     await page.reload();
     await shippedRow.waitFor();
-    expect(await row(page, demo.customer.email).getByRole('button', { name: 'Pending' }).count()).toBe(0);
+    expect(await orderRow.getByRole('button', { name: 'Mark shipped' }).count()).toBe(0);
+    await expectAccessible(page, 'Manage All Orders');
     await screenshot(page, 'admin-orders');
     await context.close();
   });

@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/axe';
 import { screenshot, startShop, type Shop } from './support/shop';
 
 describe('the GraphQL playground in a browser', () => {
@@ -32,6 +33,7 @@ describe('the GraphQL playground in a browser', () => {
     expect(JSON.parse(String(await shown.jsonValue()))).toEqual({ data: { parts: { total } } });
     expect(total).toBeGreaterThanOrEqual(12); // the demo parts
     await screenshot(page, 'playground');
+    await expectAccessible(page, 'the GraphQL playground with an answer');
     expect(foreign).toEqual([]);
     await context.close();
   });

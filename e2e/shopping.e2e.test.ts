@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
+import { expectAccessible } from './support/axe';
 import { demo, screenshot, startShop, type Shop } from './support/shop';
 
 /**
@@ -61,6 +62,7 @@ describe('a customer shopping in a browser', () => {
     await page.getByLabel('Name').fill(rider.name);
     await page.getByLabel('Email').fill(rider.email);
     await page.getByLabel('Password').fill(rider.password);
+    await expectAccessible(page, '/signup filled in');
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/signup'));
 
@@ -69,6 +71,7 @@ describe('a customer shopping in a browser', () => {
     await page.getByText('Please provide phone number').waitFor();
     await page.getByText('Please provide your education').waitFor();
     await page.getByText('Please provide your location').waitFor();
+    await expectAccessible(page, "a new customer's empty profile");
   });
 
   it('the purchase form shows every validation message, then places the order', async () => {
@@ -91,6 +94,7 @@ describe('a customer shopping in a browser', () => {
     await page.getByText(`Must order more than ${shock.minOrder} items`).waitFor();
     await fillPurchase(page, '01712345678', String(shock.available + 1));
     await page.getByText(`Only ${shock.available} items available`).waitFor();
+    await expectAccessible(page, 'the purchase form with an error');
     await screenshot(page, 'purchase');
 
     await page.getByLabel('Order amount').fill(String(shock.minOrder));
@@ -121,6 +125,7 @@ describe('a customer shopping in a browser', () => {
     const declined = page.getByText('Your card was declined.');
     await declined.waitFor();
     expect(await declined.getAttribute('class')).toContain('text-red-600');
+    await expectAccessible(page, 'the payment page with a declined card');
     await screenshot(page, 'payment');
 
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -128,6 +133,7 @@ describe('a customer shopping in a browser', () => {
     const congrats = page.getByText(/^Congrats! Your payment is completed\. TxID: pi_test_\w+$/);
     await congrats.waitFor();
     const txId = (await congrats.textContent())?.split('TxID: ')[1];
+    await expectAccessible(page, 'the payment page, paid');
     await screenshot(page, 'payment-completed');
 
     await page.goto('/dashboard/my-orders');
@@ -147,11 +153,14 @@ describe('a customer shopping in a browser', () => {
     const pending = page.getByTestId('order-row').filter({ hasText: 'Pending' });
     await pending.waitFor();
     await screenshot(page, 'my-orders');
+    await expectAccessible(page, 'My Orders with a paid and a pending order');
     await pending.getByRole('button', { name: 'Cancel' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Are you sure you want to delete this order', { exact: true }).waitFor();
     await dialog.getByText('You lose all your order data, this process is irreversible.', { exact: true }).waitFor();
-    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expectAccessible(page, 'the cancel dialog');
+    // Issue 16: the dialog keeps the order or cancels it (no two buttons say "Cancel").
+    await dialog.getByRole('button', { name: 'Cancel order' }).click();
     await toast(page, 'Order cancelled.').waitFor();
     await pending.waitFor({ state: 'detached' });
     expect(await page.getByTestId('order-row').count()).toBe(1);
@@ -170,6 +179,8 @@ describe('a customer shopping in a browser', () => {
 
     await page.getByRole('button', { name: 'Add Review' }).click();
     await page.getByText("Review can't be empty").waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-text');
+    await expectAccessible(page, 'the review form with an error');
     await page.getByLabel('Review').fill(reviewText);
     await page.getByRole('button', { name: 'Add Review' }).click();
     await toast(page, 'Thank you for your review!').waitFor();
@@ -186,13 +197,19 @@ describe('a customer shopping in a browser', () => {
       .waitFor({ state: 'attached' });
   });
 
-  it('on a phone-sized screen the orders table scrolls sideways inside the page', async () => {
+  it('on a phone-sized screen each order is a card: nothing wider than the screen, every action in reach', async () => {
     const small = await context.newPage();
     await small.setViewportSize({ width: 375, height: 800 });
     await small.goto('/dashboard/my-orders');
     await small.getByTestId('order-row').first().waitFor();
     const pageWidth = await small.evaluate(() => document.documentElement.scrollWidth);
     expect(pageWidth).toBeLessThanOrEqual(375);
+    const rows = small.getByTestId('order-row');
+    for (let i = 0; i < (await rows.count()); i++) {
+      const box = await rows.nth(i).boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    }
+    await expectAccessible(small, 'My Orders at 375 px');
     await screenshot(small, 'my-orders-mobile');
     await small.close();
   });

@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/axe';
 import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop';
 
 describe('the shop in a browser', () => {
@@ -7,10 +8,20 @@ describe('the shop in a browser', () => {
   });
   afterAll(() => shop?.close());
 
-  it('a visitor reaches an unknown path and sees the 404 page', async () => {
+  it('a visitor reaches an unknown path: HTTP 404, and the app shows its 404 page', async () => {
     const { context, page } = await shop.newPage();
-    await page.goto('/no/such/page');
+    const warnings: string[] = [];
+    page.on('console', (m) => ['warning', 'error'].includes(m.type()) && warnings.push(m.text()));
+    const response = await page.goto('/no/such/page');
+    expect(response?.status()).toBe(404);
     await page.getByText('Page Not Found: 404!').waitFor();
+    expect(await page.title()).toBe('Page not found — PartsYard');
+    await expectAccessible(page, 'the 404 page');
+    // A page other than home renders once its code is there: no "No `HydrateFallback` element provided".
+    await page.goto('/blog');
+    await page.getByRole('heading', { name: 'Blog', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Blog — PartsYard');
+    expect(warnings.filter((w) => /HydrateFallback/.test(w))).toEqual([]);
     await context.close();
   });
 
@@ -23,7 +34,9 @@ describe('the shop in a browser', () => {
     await loginAs(page, demo.customer.email, demo.customer.password);
     await page.goto('/dashboard');
     await page.getByText('Welcome to Your Dashboard').waitFor();
+    await page.getByText('Hello, ').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeTruthy();
+    await expectAccessible(page, 'the dashboard, as the demo customer');
     await screenshot(page, 'dashboard');
     await context.close();
   });
@@ -35,6 +48,7 @@ describe('the shop in a browser', () => {
     await page.route(/\/assets\/BlogPage-[^/]+\.js$/, (route) => route.abort());
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' }).click();
     await page.getByText('This page could not be loaded').waitFor();
+    await expectAccessible(page, 'the page-could-not-be-loaded page');
     await page.unroute(/\/assets\/BlogPage-[^/]+\.js$/);
     await page.getByRole('button', { name: 'Retry' }).click();
     await page.getByRole('heading', { name: 'Blog', exact: true }).waitFor();
@@ -54,6 +68,7 @@ describe('the shop in a browser', () => {
     await page.goto('/dashboard/my-orders');
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('link', { name: 'Login' }).waitFor();
+    await expectAccessible(page, 'home after a refused session');
     expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
     await context.close();
   });

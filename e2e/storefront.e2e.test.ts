@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { expectAccessible } from './support/axe';
 import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop';
 
 /** Extra parts so the catalog has a second page (the demo seed has 14; a page holds 20). */
@@ -96,6 +97,7 @@ describe('the storefront in a browser', () => {
     );
 
     await homeScreenshot(page, 'home-1280');
+    await expectAccessible(page, 'the home page at 1280 px, every section loaded');
     await context.close();
   });
 
@@ -163,6 +165,9 @@ describe('the storefront in a browser', () => {
     await page.getByText('First name is required').waitFor();
     const field = (name: string) => page.getByRole('textbox', { name, exact: true });
     await page.getByText('Message is required').waitFor();
+    // Issue 16: focus goes to the first field in error.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-firstName');
+    await expectAccessible(page, 'the contact form with errors');
     await field('Email').fill('not-an-email');
     await page.getByText('Provide a valid email').waitFor();
     await field('First Name').fill('Rina');
@@ -172,6 +177,7 @@ describe('the storefront in a browser', () => {
     await field('Message').fill('Do you ship 200 chains to Sylhet?');
     await page.getByRole('button', { name: 'Send Message' }).click();
     await page.getByText('Thank you! Your message has been sent.').waitFor();
+    await expectAccessible(page, 'the contact form sent, its toast showing');
     expect(await field('First Name').inputValue()).toBe('');
     expect(await field('Message').inputValue()).toBe('');
     await context.close();
@@ -193,6 +199,7 @@ describe('the storefront in a browser', () => {
 
     await page.getByLabel('Search parts').fill('no such part anywhere');
     await page.getByText('No parts match your search.').waitFor();
+    await expectAccessible(page, 'the catalog with no match');
 
     await page.getByLabel('Search parts').fill('');
     await page.getByText('Showing 1–20 of 22 parts').waitFor();
@@ -201,6 +208,7 @@ describe('the storefront in a browser', () => {
     await page.getByText('Showing 21–22 of 22 parts').waitFor();
     expect(await page.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await expectAccessible(page, 'the catalog, page 2');
     await page.getByRole('button', { name: 'Page 1' }).click();
     await page.getByText('Showing 1–20 of 22 parts').waitFor();
 
@@ -221,6 +229,7 @@ describe('the storefront in a browser', () => {
     await page.getByRole('heading', { name: 'Blog', level: 1 }).waitFor();
     expect(await page.locator('article').count()).toBe(7);
     await page.getByRole('heading', { name: 'How does the virtual DOM work?' }).waitFor();
+    await expectAccessible(page, 'the blog');
 
     const linkClass = (name: string) => mainNav(page).getByRole('link', { name, exact: true }).getAttribute('class');
     expect(await linkClass('Blog')).toContain('text-red-600');
@@ -241,6 +250,7 @@ describe('the storefront in a browser', () => {
     expect(await page.locator('progress.progress').count()).toBeGreaterThan(0);
     await page.getByRole('heading', { name: 'About me' }).waitFor();
     expect(await page.locator('#projects h3').count()).toBe(3);
+    await expectAccessible(page, 'the portfolio');
     expect(await linkClass('Portfolio')).toContain('text-red-600');
     expect(await linkClass('Blog')).toContain('text-gray-500');
     await context.close();
@@ -264,15 +274,18 @@ describe('the storefront in a browser', () => {
     await page.getByRole('heading', { name: 'What the Clients Say' }).scrollIntoViewIfNeeded();
     await page.getByText('arif.rahman@example.com').first().waitFor();
     await homeScreenshot(page, 'home-375');
+    await expectAccessible(page, 'the home page at 375 px, every section loaded');
 
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByLabel('Open menu').click();
     const drawer = page.getByRole('navigation', { name: 'Mobile' });
     await drawer.getByRole('link', { name: 'Blog' }).waitFor({ state: 'visible' });
+    await expectAccessible(page, 'the site drawer open at 375 px');
     await drawer.getByRole('link', { name: 'Blog' }).click();
     await page.waitForURL('**/blog');
     await page.getByRole('heading', { name: 'Blog', level: 1 }).waitFor();
-    expect(await page.locator('#site-drawer').isChecked()).toBe(false);
+    // The drawer (a modal dialog since issue 16) closed on the choice.
+    expect(await page.getByRole('dialog', { name: 'Menu' }).isVisible()).toBe(false);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 
     await page.getByLabel('Open menu').click();
@@ -283,6 +296,7 @@ describe('the storefront in a browser', () => {
     await page.goto('/parts');
     await page.getByText('Showing 1–20 of 22 parts').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expectAccessible(page, 'the catalog at 375 px');
     await context.close();
   });
 });

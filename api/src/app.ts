@@ -191,7 +191,7 @@ export async function createApp({
   );
   app.use('/api', trackRestWrites(writes), createRestRouter(services, tokens));
 
-  serveWebApp(app, config.webDistDir);
+  serveWebApp(app, config.webDistDir, services.parts);
   app.use(restErrorHandler);
 
   const beginShutdown = () => {

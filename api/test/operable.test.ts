@@ -132,7 +132,7 @@ describe('compression, caching and the playground page', () => {
     const asset = await fetch(`${app.url}/assets/main-Ab12Cd34.js`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    for (const page of ['/index.html', '/', '/parts/some-page']) {
+    for (const page of ['/index.html', '/', '/blog']) {
       const res = await fetch(`${app.url}${page}`);
       expect({ page, status: res.status, cache: res.headers.get('cache-control') }).toEqual({
         page,
@@ -174,6 +174,119 @@ describe('compression, caching and the playground page', () => {
       body: JSON.stringify({ query: '{ parts { total } }' }),
     });
     expect(form.status).toBe(400);
+  });
+});
+
+describe('honest pages: robots.txt, the sitemap, a title and description per page, 404 for what is no page', () => {
+  let app: TestApp;
+  let webDist: string;
+  let partId: string;
+  const shell =
+    '<!doctype html><html><head><meta name="description" content="Shell description" /><title>Shell</title></head><body><div id="root"></div></body></html>';
+  beforeAll(async () => {
+    webDist = mkdtempSync(path.join(os.tmpdir(), 'partsyard-dist-'));
+    writeFileSync(path.join(webDist, 'index.html'), shell);
+    writeFileSync(path.join(webDist, 'home.html'), shell.replace('<div id="root"></div>', '<div id="root">home</div>'));
+    app = await startTestApp('pglite', { webDistDir: webDist });
+    const admin = await app.signUp({ admin: true });
+    const added = await app.gql<{ addPart: { id: string } }>(
+      'mutation($input: PartInput!) { addPart(input: $input) { id } }',
+      {
+        input: {
+          name: 'Chain <Kit> & Sprockets',
+          description: 'A 520 chain with both sprockets.',
+          price: 40,
+          minOrder: 2,
+          available: 20,
+        },
+      },
+      admin.token,
+    );
+    partId = added.data?.addPart.id ?? '';
+  });
+  afterAll(async () => {
+    await app?.close();
+    rmSync(webDist, { recursive: true, force: true });
+  });
+
+  const page = async (pathname: string) => {
+    const res = await fetch(`${app.url}${pathname}`);
+    const html = await res.text();
+    return {
+      status: res.status,
+      title: /<title>([^<]*)<\/title>/.exec(html)?.[1],
+      description: /<meta name="description" content="([^"]*)"/.exec(html)?.[1],
+      noindex: html.includes('<meta name="robots" content="noindex" />'),
+      descriptions: html.match(/name="description"/g)?.length,
+      html,
+    };
+  };
+
+  it('robots.txt is text for crawlers, keeping them off the signed-in pages and naming the sitemap', async () => {
+    const res = await fetch(`${app.url}/robots.txt`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/^User-agent: \*$/m);
+    for (const path of ['/dashboard', '/purchase/', '/payment/', '/reviews/', '/api/'])
+      expect([path, text.includes(`Disallow: ${path}\n`)]).toEqual([path, true]);
+    expect(text).toContain(`Sitemap: ${app.url}/sitemap.xml`);
+  });
+
+  it('the sitemap lists the public pages and every part, and no signed-in page', async () => {
+    const res = await fetch(`${app.url}/sitemap.xml`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
+    const xml = await res.text();
+    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1].slice(app.url.length));
+    expect(locs).toEqual(['/', '/parts', '/portfolio', '/blog', '/login', '/signup', `/parts/${partId}`]);
+  });
+
+  it.each([
+    ['/', 'PartsYard — reliable motorcycle parts since 1967'],
+    ['/parts', 'All parts — PartsYard'],
+    ['/blog', 'Blog — PartsYard'],
+    ['/portfolio', 'Portfolio — PartsYard'],
+    ['/login', 'Login — PartsYard'],
+    ['/signup', 'Sign up — PartsYard'],
+  ])('%s answers 200 with its own title and a description, open to crawlers', async (pathname, title) => {
+    const answer = await page(pathname);
+    expect({ status: answer.status, title: answer.title, noindex: answer.noindex }).toEqual({
+      status: 200,
+      title,
+      noindex: false,
+    });
+    expect(answer.description?.length).toBeGreaterThan(20);
+    expect(answer.descriptions).toBe(1);
+  });
+
+  it("a part's page carries its name (escaped) and description; an unknown part answers 404", async () => {
+    const part = await page(`/parts/${partId}`);
+    expect([part.status, part.title, part.description]).toEqual([
+      200,
+      'Chain &lt;Kit&gt; &amp; Sprockets — PartsYard',
+      'A 520 chain with both sprockets.',
+    ]);
+    for (const pathname of ['/parts/00000000-0000-4000-8000-000000000000', '/parts/not-an-id', '/purchase/nope'])
+      expect([pathname, (await page(pathname)).status]).toEqual([pathname, 404]);
+  });
+
+  it('a signed-in page answers 200 with its title, kept from crawlers', async () => {
+    const answer = await page('/dashboard/my-orders');
+    expect([answer.status, answer.title, answer.noindex]).toEqual([200, 'My Orders — PartsYard', true]);
+  });
+
+  it('a path that is no page answers 404 with the app (which shows its 404 page)', async () => {
+    for (const pathname of ['/no/such/page', '/dashboard/nope', '/blog/extra']) {
+      const answer = await page(pathname);
+      expect([pathname, answer.status, answer.title, answer.noindex]).toEqual([
+        pathname,
+        404,
+        'Page not found — PartsYard',
+        true,
+      ]);
+      expect(answer.html).toContain('<div id="root"></div>');
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { testEnv } from './support/env';
 import { createTestDatabase } from './support/postgres';
-import { emulatorSignUp, uniqueEmail } from './support/testApp';
+import { emulatorSignUp, emulatorVerifyEmail, uniqueEmail } from './support/testApp';
 import { freePort } from './support/ports';
 
 /**
@@ -97,7 +97,9 @@ describeOnPostgres(title, () => {
   });
 
   const signInOn = async (server: Replica, email: string) => {
-    const idToken = await emulatorSignUp(email, 'Secret#123', 'Replica Rider');
+    await emulatorSignUp(email, 'Secret#123', 'Replica Rider');
+    // Verified, as an ADMIN_EMAILS address must be to be admin.
+    const idToken = await emulatorVerifyEmail(email, 'Secret#123');
     const { signIn } = await gql<{ signIn: { token: string; user: { id: string } } }>(
       server,
       'mutation($idToken: String!) { signIn(idToken: $idToken) { token user { id } } }',

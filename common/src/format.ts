@@ -19,3 +19,6 @@ export const formatDollars = (dollars: number): string =>
 export const centsToDollars = (cents: number): number => cents / 100;
 /** Dollars to whole cents, rounding half away from zero. */
 export const dollarsToCents = (dollars: number): number => Math.round(dollars * 100);
+
+/** An order's short number, as customers and admins quote it: the first 8 characters of its id (#7D1F7C2E). */
+export const orderNumber = (id: string): string => `#${id.replace(/-/g, '').slice(0, 8).toUpperCase()}`;

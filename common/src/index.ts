@@ -1,3 +1,4 @@
 export * from './messages';
 export * from './rules';
 export * from './format';
+export * from './pages';

@@ -30,6 +30,8 @@ export const messages = {
   minOrderCostsTooMuch: `At this price the minimum order would cost more than ${maxCharge}, the most one card payment can be`,
   minOrderRequired: "Order can't be empty",
   minOrderTooSmall: 'Minimum order must be at least 1',
+  minOrderAboveAvailable: (available: number) =>
+    `Minimum order can't be more than the available parts (${available}): nobody could order it`,
   availableRequired: "Available amount can't be empty",
   availableNegative: "Available amount can't be negative",
   descriptionRequired: "Order can't be empty",

@@ -52,11 +52,15 @@ const shortText = () => text().max(limits.shortText, messages.tooLong(limits.sho
 const longText = () => text().max(limits.longText, messages.tooLong(limits.longText));
 const urlText = () => text().max(limits.urlText, messages.tooLong(limits.urlText));
 
+/** A domain with at least one dot after the '@' (yup's email shape alone takes `foo@bar`, which no mail reaches). */
+export const emailDomainWithDot = /@[^@\s]+\.[^@\s.]+$/;
+
 export const emailRule = () =>
   text()
     .required(messages.emailRequired)
     .max(limits.shortText, messages.tooLong(limits.shortText))
-    .email(messages.emailInvalid);
+    .email(messages.emailInvalid)
+    .test('domain-with-dot', messages.emailInvalid, (value) => !value || emailDomainWithDot.test(value));
 
 export const loginSchema = yup.object({
   email: emailRule(),
@@ -65,6 +69,12 @@ export const loginSchema = yup.object({
 
 export const signupSchema = loginSchema.shape({
   name: shortText().required(messages.nameRequired).matches(personName, messages.nameInvalid),
+});
+
+/** The Auth emulator's stand-in for Google's account chooser (embedded default): an email and a name. */
+export const emulatorGoogleAccountSchema = yup.object({
+  email: emailRule(),
+  name: shortText().matches(personName, { message: messages.nameInvalid, excludeEmptyString: true }).default(''),
 });
 
 export const phoneRule = () =>
@@ -131,6 +141,13 @@ export const partSchema = yup.object({
       if (minOrder == null || typeof price !== 'number' || !Number.isFinite(price)) return true;
       const cents = dollarsToCents(price);
       return cents < 1 || cents > limits.maxChargeCents || minOrder <= maxUnitsPerCharge(cents);
+    })
+    // A minimum order above the stock could never be ordered.
+    .test('min-order-in-stock', function inStock(minOrder) {
+      const available: unknown = this.parent?.available;
+      if (minOrder == null || typeof available !== 'number' || !Number.isInteger(available) || available < 0)
+        return true;
+      return minOrder <= available || this.createError({ message: messages.minOrderAboveAvailable(available) });
     }),
   available: yup
     .number()

@@ -78,6 +78,14 @@ describe('email (login, signup, purchase)', () => {
     },
   );
 
+  it.each(['foo@bar', 'rider@localhost', 'rider@example.', 'rider@.com'])(
+    "'%s' (no dot in the domain: no mail reaches it) answers 'Provide a valid email'",
+    (email) => {
+      expect(errorsOf(loginSchema, { ...validLogin, email })).toEqual({ email: 'Provide a valid email' });
+      expect(errorsOf(signupSchema, { ...validSignup, email })).toEqual({ email: 'Provide a valid email' });
+    },
+  );
+
   it('a standard email passes (surrounding spaces are trimmed)', () => {
     const result = check(loginSchema, { ...validLogin, email: '  rider@example.com ' });
     expect(result).toEqual({ ok: true, value: { email: 'rider@example.com', password: 'secret1' } });
@@ -313,8 +321,14 @@ describe('part form', () => {
     });
   });
 
-  it('a part with no stock is allowed', () => {
-    expect(errorsOf(partSchema, { ...validPart, available: 0 })).toEqual({});
+  it('refuses a minimum order above the available stock (nobody could ever order it), with the stock in the message', () => {
+    expect(errorsOf(partSchema, { ...validPart, minOrder: 101, available: 100 })).toEqual({
+      minOrder: "Minimum order can't be more than the available parts (100): nobody could order it",
+    });
+    expect(errorsOf(partSchema, { ...validPart, minOrder: 5, available: 0 })).toEqual({
+      minOrder: "Minimum order can't be more than the available parts (0): nobody could order it",
+    });
+    expect(errorsOf(partSchema, { ...validPart, minOrder: 100, available: 100 })).toEqual({});
   });
 
   describe('prices fit one card payment (Stripe: at most 99,999,999 cents)', () => {
@@ -333,10 +347,10 @@ describe('part form', () => {
     });
 
     it('a minimum order that would cost more than one card payment is refused (the part could never be sold)', () => {
-      expect(errorsOf(partSchema, { ...validPart, price: 1000, minOrder: 1000 })).toEqual({
+      expect(errorsOf(partSchema, { ...validPart, price: 1000, minOrder: 1000, available: 1000 })).toEqual({
         minOrder: 'At this price the minimum order would cost more than $999,999.99, the most one card payment can be',
       });
-      expect(errorsOf(partSchema, { ...validPart, price: 1000, minOrder: 999 })).toEqual({});
+      expect(errorsOf(partSchema, { ...validPart, price: 1000, minOrder: 999, available: 999 })).toEqual({});
       expect(errorsOf(partSchema, { ...validPart, price: 999_999.99, minOrder: 1 })).toEqual({});
     });
   });

@@ -28,7 +28,9 @@ const pageLoaded = () =>
 const render = () => startTransition(() => createRoot(container).render(app));
 
 if (!container.hasChildNodes()) {
-  render();
+  // After the page's code has loaded: rendered before, the router would have nothing to show for the page
+  // (and would warn that no HydrateFallback was given).
+  void pageLoaded().then(render);
 } else {
   // The home page arrives pre-rendered (dist/home.html, src/prerender.tsx) as an anonymous visitor's first
   // render; React adopts that markup instead of building it again (what depends on the visitor, the account

@@ -219,42 +219,56 @@ export async function seedDemo(db: Db, identity: Identity): Promise<void> {
       })),
     );
 
-    // One paid order for the demo customer, so My Orders and Add Review have something to show.
+    // Past orders of the demo customer, so My Orders, Add Review and the best sellers have something to show:
+    // the newest paid, not shipped yet (an admin ships it), the others shipped, placed days apart.
     const [customer] = await tx.select().from(users).where(eq(users.email, 'customer@partsyard.test'));
-    const part = inserted[4];
-    const amount = part.minOrder;
-    await tx
-      .update(parts)
-      .set({ available: part.available - amount, sold: amount })
-      .where(eq(parts.id, part.id));
-    const [order] = await tx
-      .insert(orders)
-      .values({
+    const sales = [
+      { partIndex: 4, lots: 1, shipped: false },
+      { partIndex: 0, lots: 3, shipped: true },
+      { partIndex: 2, lots: 2, shipped: true },
+      { partIndex: 7, lots: 5, shipped: true },
+      { partIndex: 9, lots: 1, shipped: true },
+      { partIndex: 11, lots: 4, shipped: true },
+    ];
+    for (const [i, sale] of sales.entries()) {
+      const part = inserted[sale.partIndex];
+      const amount = part.minOrder * sale.lots;
+      const placedAt = new Date(now - (i * 3 + 1) * 86_400_000);
+      await tx
+        .update(parts)
+        .set({ available: part.available - amount, sold: amount })
+        .where(eq(parts.id, part.id));
+      const [order] = await tx
+        .insert(orders)
+        .values({
+          userId: customer.id,
+          email: customer.email ?? '',
+          name: customer.name,
+          phone: '01712345678',
+          address: 'House 12, Road 5, Dhanmondi, Dhaka',
+          partId: part.id,
+          partName: part.name,
+          partImage: part.image,
+          orderAmount: amount,
+          unitPriceCents: part.priceCents,
+          totalCents: part.priceCents * amount,
+          status: sale.shipped ? 'shipped' : 'paid',
+          transactionId: `pi_test_seeded${String(i + 1).padStart(18, '0')}`,
+          createdAt: placedAt,
+          paidAt: new Date(placedAt.getTime() + 600_000),
+          shippedAt: sale.shipped ? new Date(placedAt.getTime() + 86_400_000) : null,
+        })
+        .returning();
+      await tx.insert(payments).values({
+        orderId: order.id,
         userId: customer.id,
         email: customer.email ?? '',
-        name: customer.name,
-        phone: '01712345678',
-        address: 'House 12, Road 5, Dhanmondi, Dhaka',
         partId: part.id,
         partName: part.name,
-        partImage: part.image,
-        orderAmount: amount,
-        unitPriceCents: part.priceCents,
-        totalCents: part.priceCents * amount,
-        status: 'paid',
-        transactionId: 'pi_test_seeded000000000000000001',
-        paidAt: new Date(),
-      })
-      .returning();
-    await tx.insert(payments).values({
-      orderId: order.id,
-      userId: customer.id,
-      email: customer.email ?? '',
-      partId: part.id,
-      partName: part.name,
-      transactionId: order.transactionId as string,
-      amountCents: order.totalCents,
-      gateway: 'test',
-    });
+        transactionId: order.transactionId as string,
+        amountCents: order.totalCents,
+        gateway: 'test',
+      });
+    }
   });
 }

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import express, { type Express, type Response } from 'express';
+import { matchPage, notFoundPage, pages, partPageMeta } from '@partsyard/common';
+import express, { type Express, type Request, type Response } from 'express';
 
 /** Vite names every file under assets/ after its content hash: a new build means new names. */
 export const immutableCache = 'public, max-age=31536000, immutable';
@@ -13,8 +14,104 @@ const cacheControlFor = (res: Response, file: string, webDist: string) => {
   else res.setHeader('Cache-Control', 'public, max-age=3600');
 };
 
-/** The built web app at /: hashed assets cached for a year, the pages revalidated, every other path the shop. */
-export function serveWebApp(app: Express, webDist: string): void {
+/** What the pages need to know of the parts: a part's name and description, and every part's id. */
+export interface WebAppParts {
+  getPart(id: string): Promise<{ name: string; description: string }>;
+  partsForSitemap(limit: number): Promise<{ id: string; createdAt: Date }[]>;
+}
+
+/** A sitemap holds at most 50,000 addresses. */
+const sitemapLimit = 50_000;
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** The shop's address as the visitor reached it (the proxy's, when one forwards from loopback). */
+const originOf = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+
+/** The page's HTML with its own title and description (and noindex where crawlers have nothing to read). */
+function withMeta(html: string, meta: { title: string; description: string }, index: boolean): string {
+  const head = [
+    `<title>${escapeHtml(meta.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(meta.description)}" />`,
+    ...(index ? [] : ['<meta name="robots" content="noindex" />']),
+  ].join('\n    ');
+  return html
+    .replace(/<meta\s+name="description"\s+content="[^"]*"\s*\/?>\s*/, '')
+    .replace(/<title>[^<]*<\/title>/, head);
+}
+
+/**
+ * What the server answers for a path of the app: its status (404 for a path that is no page, or a part that
+ * does not exist) and its title and description (common/src/pages.ts).
+ */
+async function describePath(
+  pathname: string,
+  parts: WebAppParts,
+): Promise<{ status: number; meta: { title: string; description: string }; index: boolean }> {
+  const match = matchPage(pathname);
+  if (!match) return { status: 404, meta: notFoundPage, index: false };
+  const { page, params } = match;
+  if (page.part) {
+    try {
+      const part = await parts.getPart(params.partId ?? '');
+      return { status: 200, meta: page.public ? partPageMeta(part) : page, index: page.public };
+    } catch {
+      return { status: 404, meta: page, index: false };
+    }
+  }
+  return { status: 200, meta: page, index: page.public };
+}
+
+/**
+ * The built web app at /: hashed assets cached for a year, the pages revalidated, robots.txt and a sitemap of
+ * the public pages and parts; every path of the app gets the shell with its own title and description, and
+ * a path that is no page answers 404 (the app still shows its 404 page).
+ */
+export function serveWebApp(app: Express, webDist: string, parts: WebAppParts): void {
+  app.get('/robots.txt', (req, res) => {
+    const privatePrefixes = [...new Set(pages.filter((p) => !p.public).map((p) => `/${p.path.split('/')[1]}/`))];
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('text/plain').send(
+      [
+        'User-agent: *',
+        'Allow: /',
+        // The signed-in pages (and the API) have nothing for crawlers.
+        ...['/api/', '/graphql', '/dashboard', ...privatePrefixes.filter((p) => p !== '/dashboard/')].map(
+          (p) => `Disallow: ${p}`,
+        ),
+        '',
+        `Sitemap: ${originOf(req)}/sitemap.xml`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  app.get('/sitemap.xml', async (req, res, next) => {
+    try {
+      const origin = originOf(req);
+      const listed = pages.filter((p) => p.public && !p.path.includes(':')).map((p) => ({ loc: `${origin}${p.path}` }));
+      const partPages = (await parts.partsForSitemap(sitemapLimit - listed.length)).map((p) => ({
+        loc: `${origin}/parts/${p.id}`,
+        lastmod: p.createdAt.toISOString().slice(0, 10),
+      }));
+      const urls = [...listed, ...partPages]
+        .map(
+          (u) =>
+            `  <url><loc>${escapeHtml(u.loc)}</loc>${'lastmod' in u ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`,
+        )
+        .join('\n');
+      res.setHeader('Cache-Control', 'public, max-age=600');
+      res
+        .type('application/xml')
+        .send(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+        );
+    } catch (error) {
+      next(error);
+    }
+  });
+
   if (existsSync(path.join(webDist, 'index.html'))) {
     app.use(
       express.static(webDist, {
@@ -28,13 +125,22 @@ export function serveWebApp(app: Express, webDist: string): void {
       res.status(404).json({ message: 'No such asset' });
     });
     // The home page is pre-rendered at build time (web/src/prerender.tsx): its header and hero paint before
-    // the scripts run. Every other path gets the empty shell, which the app fills in.
-    const home = path.join(webDist, 'home.html');
-    const shell = path.join(webDist, 'index.html');
-    const homeExists = existsSync(home);
-    app.get('/{*path}', (req, res) => {
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(req.path === '/' && homeExists ? home : shell);
+    // the scripts run. Every other path gets the empty shell, which the app fills in. Read once: a new build
+    // means a new start.
+    const homeFile = path.join(webDist, 'home.html');
+    const shell = readFileSync(path.join(webDist, 'index.html'), 'utf8');
+    const home = existsSync(homeFile) ? readFileSync(homeFile, 'utf8') : shell;
+    app.get('/{*path}', async (req, res, next) => {
+      try {
+        const { status, meta, index } = await describePath(req.path, parts);
+        res.setHeader('Cache-Control', 'no-cache');
+        res
+          .status(status)
+          .type('html')
+          .send(withMeta(req.path === '/' ? home : shell, meta, index));
+      } catch (error) {
+        next(error);
+      }
     });
     return;
   }

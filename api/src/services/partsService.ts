@@ -1,5 +1,5 @@
 import { check, dollarsToCents, partSchema, searchSchema } from '@partsyard/common';
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, parts, type PartRow } from '../db/schema';
 import { badInput, notFound } from '../errors';
@@ -30,6 +30,7 @@ export function createPartsService(db: Db) {
   const mostSold = db
     .select()
     .from(parts)
+    .where(gt(parts.sold, 0))
     .orderBy(desc(parts.sold), desc(parts.createdAt))
     .limit(sql.placeholder('limit'))
     .prepare('parts_popular');
@@ -87,9 +88,23 @@ export function createPartsService(db: Db) {
       return newestPage.execute({ offset: 0, limit });
     },
 
-    /** The most ordered parts, then the newest. */
+    /**
+     * The best sellers: the parts with the most units sold (orders not cancelled), most first; a part that
+     * never sold is no best seller. Only while nothing has sold at all (a new shop) the newest parts stand in.
+     */
     async popularParts(limit: number | null | undefined): Promise<PartRow[]> {
-      return mostSold.execute({ limit: page(0, limit, 24, 6).limit });
+      const bounded = page(0, limit, 24, 6).limit;
+      const sold = await mostSold.execute({ limit: bounded });
+      return sold.length > 0 ? sold : newestPage.execute({ offset: 0, limit: bounded });
+    },
+
+    /** Ids of the parts (newest first) and when each was added, for the sitemap. */
+    async partsForSitemap(limit: number): Promise<{ id: string; createdAt: Date }[]> {
+      return db
+        .select({ id: parts.id, createdAt: parts.createdAt })
+        .from(parts)
+        .orderBy(...newestFirst)
+        .limit(limit);
     },
 
     /** Loads many parts at once (for batched field resolution). */

@@ -165,28 +165,31 @@ describe.each(databaseKinds)('parts over GraphQL on %s', (kind) => {
   });
 
   describe('Query.popularParts', () => {
-    it('ranks parts by units sold, most first; a cancelled order stops counting', async () => {
+    // First in this app: no order has been placed yet.
+    it('while nothing has sold, answers the newest parts, 6 by default, to anyone', async () => {
+      for (let i = 0; i < 6; i++) await addPart(h.app, admin.token);
+      const newest = dataOf(await listParts({ limit: 6 })).parts.items.map((p) => p.id);
+      const result = await h.app.gql<{ popularParts: PartData[] }>('{ popularParts { id } }', {}, h.badTokens.random);
+      expect(dataOf(result).popularParts.map((p) => p.id)).toEqual(newest);
+    });
+
+    it('ranks the parts that sold by units sold, most first, and leaves out the ones that did not', async () => {
       // Far more units than any other test of this app orders, so these two lead the ranking.
       const runnerUp = await addPart(h.app, admin.token, { minOrder: 1, available: 100_000 });
       const leader = await addPart(h.app, admin.token, { minOrder: 1, available: 100_000 });
+      await addPart(h.app, admin.token); // newer, never sold
       await placeOrder(h.app, customer.token, runnerUp, { orderAmount: 6000 });
       const big = await placeOrder(h.app, customer.token, leader, { orderAmount: 9000 });
 
-      const top = dataOf(await popular(2)).popularParts;
-      expect(top.map((p) => [p.id, p.sold])).toEqual([
+      expect(dataOf(await popular()).popularParts.map((p) => [p.id, p.sold])).toEqual([
         [leader, 9000],
         [runnerUp, 6000],
       ]);
 
+      // A cancelled order stops counting; a part back at 0 sold is no best seller.
       dataOf(await h.app.gql('mutation($id: ID!) { cancelOrder(id: $id) }', { id: big.id }, customer.token));
-      expect(dataOf(await popular(1)).popularParts.map((p) => [p.id, p.sold])).toEqual([[runnerUp, 6000]]);
+      expect(dataOf(await popular()).popularParts.map((p) => [p.id, p.sold])).toEqual([[runnerUp, 6000]]);
       expect((await readPart(h.app, leader))?.sold).toBe(0);
-    });
-
-    it('answers 6 parts by default, to anyone', async () => {
-      for (let i = 0; i < 6; i++) await addPart(h.app, admin.token);
-      const result = await h.app.gql<{ popularParts: PartData[] }>('{ popularParts { id } }', {}, h.badTokens.random);
-      expect(dataOf(result).popularParts).toHaveLength(6);
     });
 
     it('refuses a limit above 24 or below 1', async () => {
@@ -232,6 +235,11 @@ describe.each(databaseKinds)('parts over GraphQL on %s', (kind) => {
       ['a negative price', { price: -1 }, { price: messages.priceNegative }],
       ['a minimum order of 0', { minOrder: 0 }, { minOrder: messages.minOrderTooSmall }],
       ['a negative available amount', { available: -1 }, { available: messages.availableNegative }],
+      [
+        'a minimum order above the available stock',
+        { minOrder: 41, available: 40 },
+        { minOrder: messages.minOrderAboveAvailable(40) },
+      ],
       ['an empty description', { description: '' }, { description: "Order can't be empty" }],
       [
         'an image that is no http(s) address',

@@ -15,6 +15,7 @@ import { orderInput, partInput } from '../support/fixtures';
 import {
   emulatorSignIn,
   emulatorSignUp,
+  emulatorVerifyEmail,
   startTestApp,
   testConfig,
   uniqueEmail,
@@ -75,7 +76,9 @@ const gql = <T>(base: string, query: string, variables: Record<string, unknown> 
 
 /** Signs a new user up in the Auth emulator and in to the shop at `base`. */
 async function signInAt(base: string, email = uniqueEmail('rider')) {
-  const idToken = await emulatorSignUp(email, 'Secret#123', 'Fault Rider');
+  await emulatorSignUp(email, 'Secret#123', 'Fault Rider');
+  // Verified, as an ADMIN_EMAILS address must be to be admin.
+  const idToken = await emulatorVerifyEmail(email, 'Secret#123');
   const r = await gql<{ signIn: { token: string; user: { id: string } } }>(
     base,
     'mutation($idToken: String!) { signIn(idToken: $idToken) { token user { id } } }',

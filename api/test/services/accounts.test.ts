@@ -76,7 +76,9 @@ describe.each(databaseKinds)('an account is a Firebase account, not an email (%s
 
     // S moves their Firebase sign-in to a new address; someone registers the old one, unverified.
     const newEmail = uniqueEmail('staff-new');
-    const staffNewToken = await changeEmail(staff.idToken, newEmail);
+    await changeEmail(staff.idToken, newEmail);
+    // Changing the email ends the account's earlier sign-ins (Firebase revokes their tokens): S signs in again.
+    const staffNewToken = await emulatorSignIn(newEmail, staff.password);
     const intruderIdToken = await emulatorSignUp(oldEmail, 'Intruder#1', 'Intruder');
     const intruder = await signIn(intruderIdToken);
     expect(intruder.errors).toBeUndefined();
@@ -129,7 +131,8 @@ describe.each(databaseKinds)('an account is a Firebase account, not an email (%s
   it('a changed email follows the account at its next sign-in, and the old address names nobody', async () => {
     const rider = await app.signUp();
     const changed = uniqueEmail('renamed');
-    const token = (await signIn(await changeEmail(rider.idToken, changed))).data?.signIn.token ?? '';
+    await changeEmail(rider.idToken, changed);
+    const token = (await signIn(await emulatorSignIn(changed, rider.password))).data?.signIn.token ?? '';
     expect(await me(token)).toMatchObject({ id: rider.userId, email: changed });
     expect((await app.rest('GET', `/user/${rider.email}`, undefined, admin.token)).status).toBe(404);
     expect((await app.rest('GET', `/user/${changed}`, undefined, admin.token)).status).toBe(200);

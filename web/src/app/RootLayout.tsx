@@ -1,22 +1,50 @@
-import { useEffect } from 'react';
+import { useEffect, type MouseEvent } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Footer } from '../components/Footer';
-import { Header, NavItems } from '../components/Header';
+import { Header } from '../components/Header';
 import { useAuth } from '../features/auth/AuthProvider';
 import { EmailVerificationNotice } from '../features/auth/EmailVerificationNotice';
+import { usePageMeta } from '../lib/pageMeta';
 import { onSessionExpired } from '../lib/session';
 
-/** Scrolls to the top on every route change (spec §2). */
-function ScrollToTop() {
-  const { pathname } = useLocation();
+/** How long a deep link waits for its anchor to appear (pages and their sections load lazily). */
+const anchorWaitMs = 5000;
+
+/**
+ * Scrolls to the top on every route change (spec §2), or, when the address names an anchor (`/#contact`,
+ * `/blog#what-is-a-unit-test`), to that anchor once the page has rendered it.
+ */
+function ScrollOnNavigate() {
+  const { pathname, hash } = useLocation();
   useEffect(() => {
-    // Some browsers return a promise from scrollTo; an effect must not return it (React would call it).
-    window.scrollTo(0, 0);
-  }, [pathname]);
+    const id = decodeURIComponent(hash.slice(1));
+    if (!id) {
+      // Some browsers return a promise from scrollTo; an effect must not return it (React would call it).
+      window.scrollTo(0, 0);
+      return;
+    }
+    const scroll = () => {
+      const target = document.getElementById(id);
+      if (!target) return false;
+      target.scrollIntoView({ block: 'start' });
+      return true;
+    };
+    if (scroll()) return;
+    const observer = new MutationObserver(() => {
+      if (scroll()) stop();
+    });
+    const timer = setTimeout(() => stop(), anchorWaitMs);
+    const stop = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+    };
+    observer.observe(document.body, { childList: true, subtree: true });
+    return stop;
+  }, [pathname, hash]);
   return null;
 }
 
-/** The API refused our session (401/403 on protected data): back to /, then signed out (spec §4). */
+/** The API refused our session (401): back to /, then signed out (spec §4, ARCHITECTURE.md). */
 function SessionExpiredRedirect() {
   const { logout } = useAuth();
   const navigate = useNavigate();
@@ -32,32 +60,47 @@ function SessionExpiredRedirect() {
   return null;
 }
 
-/** Header, page, footer; on small screens the navigation lives in a drawer. */
-export function RootLayout() {
+/** The page's title and description, from the shared list of routes (common/src/pages.ts). */
+function PageMeta() {
   const { pathname } = useLocation();
-  useEffect(() => {
-    const toggle = document.getElementById('site-drawer') as HTMLInputElement | null;
-    if (toggle) toggle.checked = false;
-  }, [pathname]);
+  usePageMeta(pathname);
+  return null;
+}
+
+/** Keyboard users skip the header: focus and view go to the page's main content. */
+function SkipLink() {
+  const skip = (event: MouseEvent<HTMLAnchorElement>) => {
+    const main = document.getElementById('main');
+    if (!main) return;
+    event.preventDefault();
+    main.focus();
+    main.scrollIntoView();
+  };
   return (
-    <div className="drawer">
-      <input id="site-drawer" type="checkbox" className="drawer-toggle" aria-label="Menu" />
-      <div className="drawer-content flex min-h-screen flex-col">
-        <ScrollToTop />
-        <SessionExpiredRedirect />
-        <Header />
-        <EmailVerificationNotice />
-        <main className="flex-1">
-          <Outlet />
-        </main>
-        <Footer />
-      </div>
-      <div className="drawer-side z-50">
-        <label htmlFor="site-drawer" aria-label="Close menu" className="drawer-overlay" />
-        <nav aria-label="Mobile" className="min-h-full w-72 bg-base-100 p-6">
-          <NavItems className="menu gap-2 text-lg" />
-        </nav>
-      </div>
+    <a
+      href="#main"
+      onClick={skip}
+      className="sr-only z-[60] rounded-field bg-base-100 px-4 py-2 font-semibold text-base-content shadow-lg focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+    >
+      Skip to content
+    </a>
+  );
+}
+
+/** Skip link, header, page, footer. */
+export function RootLayout() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <SkipLink />
+      <ScrollOnNavigate />
+      <SessionExpiredRedirect />
+      <PageMeta />
+      <Header />
+      <EmailVerificationNotice />
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Outlet />
+      </main>
+      <Footer />
     </div>
   );
 }

@@ -5,7 +5,8 @@ import { RequireAdmin, RequireAuth } from '../features/auth/guards';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
 
-/** Every page is its own chunk, loaded when its route is first visited. */
+/** Every page is its own chunk, loaded when its route is first visited. Routes are listed for the server too,
+ * with their titles: common/src/pages.ts. */
 const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
   lazy: () => load().then((m) => ({ Component: m.default })),
 });
@@ -37,6 +38,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, ...page(() => import('../features/home/HomePage')) },
           { path: 'parts', ...page(() => import('../features/parts/CatalogPage')) },
+          { path: 'parts/:partId', ...page(() => import('../features/parts/PartPage')) },
           { path: 'portfolio', ...page(() => import('../features/portfolio/PortfolioPage')) },
           { path: 'blog', ...page(() => import('../features/blog/BlogPage')) },
           { path: 'login', ...signInPage(() => import('../features/auth/LoginPage')) },

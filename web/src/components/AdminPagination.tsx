@@ -19,7 +19,7 @@ export function AdminPagination({ page, pageSize, total, onPage, label }: AdminP
       aria-label={`Pages of ${label}`}
       className="mt-4 flex flex-col items-center justify-between gap-3 text-sm sm:flex-row"
     >
-      <p className="text-base-content/70">
+      <p className="text-base-content/80">
         Showing {first}–{last} of {total}
       </p>
       <div className="join">

@@ -21,7 +21,7 @@ export function Footer() {
         </aside>
         {columns.map((c) => (
           <nav key={c.title}>
-            <h6 className="footer-title">{c.title}</h6>
+            <h2 className="footer-title text-neutral-content opacity-100">{c.title}</h2>
             {c.links.map((l) => (
               <span key={l} className="link-hover link">
                 {l}
@@ -30,7 +30,7 @@ export function Footer() {
           </nav>
         ))}
       </div>
-      <div className="border-t border-white/10 py-4 text-center text-sm opacity-80">
+      <div className="border-t border-white/10 py-4 text-center text-sm">
         Copyright © 2022 — All rights reserved by PartsYard Ltd.
       </div>
     </footer>

@@ -7,7 +7,16 @@ import { PartImage } from './PartImage';
  * One part in a grid: image, cut name and description, price, order limits and a Purchase link (spec §2).
  * Images load lazily, except on the cards a page marks `priority` (its first row, in view on arrival).
  */
-export function PartCard({ part, priority = false }: { part: PartFieldsFragment; priority?: boolean }) {
+export function PartCard({
+  part,
+  priority = false,
+  heading: Heading = 'h3',
+}: {
+  part: PartFieldsFragment;
+  priority?: boolean;
+  /** The name's heading level, one below the section's heading (h3 under the home page's h2, h2 under an h1). */
+  heading?: 'h2' | 'h3';
+}) {
   return (
     <article className="card h-full border border-base-300 bg-base-100 shadow-sm transition hover:-translate-y-0.5 hover:shadow-lg">
       <figure className="bg-base-200 px-6 pt-6">
@@ -23,18 +32,22 @@ export function PartCard({ part, priority = false }: { part: PartFieldsFragment;
         />
       </figure>
       <div className="card-body gap-3">
-        <h3 className="card-title text-lg leading-snug" title={part.name}>
-          {truncate(part.name, truncation.cardName)}
-        </h3>
-        <p className="text-sm text-gray-600">{truncate(part.description, truncation.cardDescription)}</p>
+        <Heading className="card-title text-lg leading-snug [overflow-wrap:anywhere]" title={part.name}>
+          <Link to={`/parts/${part.id}`} className="link-hover">
+            {truncate(part.name, truncation.cardName)}
+          </Link>
+        </Heading>
+        <p className="text-sm text-gray-700 [overflow-wrap:anywhere]">
+          {truncate(part.description, truncation.cardDescription)}
+        </p>
         <p className="text-2xl font-bold text-primary">{formatDollars(part.price)}</p>
         <dl className="grid grid-cols-2 gap-2 text-sm">
           <div className="rounded-field bg-base-200 px-3 py-2">
-            <dt className="text-gray-500">Minimum Order</dt>
+            <dt className="text-gray-700">Minimum Order</dt>
             <dd className="font-semibold">{part.minOrder}</dd>
           </div>
           <div className="rounded-field bg-base-200 px-3 py-2">
-            <dt className="text-gray-500">Available</dt>
+            <dt className="text-gray-700">Available</dt>
             <dd className="font-semibold">{part.available}</dd>
           </div>
         </dl>

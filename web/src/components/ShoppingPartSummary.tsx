@@ -9,10 +9,18 @@ interface ShoppingPartSummaryProps {
   /** Lines under the name (price, stock, order totals...). */
   children?: ReactNode;
   className?: string;
+  /** The name's heading level: h2 under the page's own h1, h1 where the part is the page. */
+  heading?: 'h1' | 'h2';
 }
 
 /** A part's picture and name with a few facts under it: the head of the purchase, payment and review pages. */
-export function ShoppingPartSummary({ image, name, children, className = '' }: ShoppingPartSummaryProps) {
+export function ShoppingPartSummary({
+  image,
+  name,
+  children,
+  className = '',
+  heading: Heading = 'h2',
+}: ShoppingPartSummaryProps) {
   return (
     <div className={`card bg-base-100 shadow-md ${className}`}>
       <figure className="bg-base-200 p-6">
@@ -26,7 +34,7 @@ export function ShoppingPartSummary({ image, name, children, className = '' }: S
         />
       </figure>
       <div className="card-body gap-2">
-        <h2 className="card-title text-xl">{name}</h2>
+        <Heading className="card-title text-xl [overflow-wrap:anywhere]">{name}</Heading>
         {children}
       </div>
     </div>
@@ -37,7 +45,7 @@ export function ShoppingPartSummary({ image, name, children, className = '' }: S
 export function ShoppingFact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <p className="flex justify-between gap-4 text-sm">
-      <span className="text-gray-600">{label}</span>
+      <span className="text-gray-700">{label}</span>
       <span className="font-semibold">{children}</span>
     </p>
   );
@@ -48,7 +56,7 @@ export function PartNotFound({ error, backTo, backLabel }: { error: unknown; bac
   return (
     <section className="mx-auto flex min-h-[50vh] max-w-lg flex-col items-center justify-center gap-4 p-8 text-center">
       <h1 className="text-3xl font-bold">Part not found</h1>
-      <p className="text-gray-600">
+      <p className="text-gray-700">
         {error && errorCode(error) !== 'NOT_FOUND'
           ? errorMessage(error)
           : 'This part does not exist or is no longer sold.'}

@@ -22,13 +22,19 @@ function ToastCard({ item }: { item: Toast }) {
     start.current = null;
     setDx(0);
   };
-  const tone = item.type === 'error' ? 'alert-error' : item.type === 'success' ? 'alert-success' : 'alert-info';
+  // Dark text on a pale ground: readable (WCAG AA) whatever the tone.
+  const tone =
+    item.type === 'error'
+      ? 'border-red-300 bg-red-50 text-red-900'
+      : item.type === 'success'
+        ? 'border-green-300 bg-green-50 text-green-900'
+        : 'border-sky-300 bg-sky-50 text-sky-900';
   return (
     <div
       role={item.type === 'error' ? 'alert' : 'status'}
       aria-live="polite"
       data-testid="toast"
-      className={`alert ${tone} alert-soft w-80 max-w-[calc(100vw-2rem)] cursor-grab touch-pan-y select-none shadow-lg`}
+      className={`alert ${tone} w-80 max-w-[calc(100vw-2rem)] cursor-grab touch-pan-y select-none shadow-lg`}
       style={{ transform: `translateX(${dx}px)`, opacity: 1 - Math.min(Math.abs(dx) / 160, 0.7) }}
       onPointerDown={onDown}
       onPointerMove={onMove}
@@ -61,7 +67,14 @@ export function Toasts() {
     };
   }, [startPause, endPause]);
   return (
-    <div className="fixed top-4 right-4 z-[100] flex flex-col gap-2" onMouseEnter={startPause} onMouseLeave={endPause}>
+    // Paused while hovered or while a toast holds the keyboard focus (one may carry a link: Pay now).
+    <div
+      className="fixed top-4 right-4 z-[100] flex flex-col gap-2"
+      onMouseEnter={startPause}
+      onMouseLeave={endPause}
+      onFocus={startPause}
+      onBlur={endPause}
+    >
       {toasts
         .filter((t) => t.visible)
         .map((t) => (

@@ -3,9 +3,6 @@ import { setContext } from '@apollo/client/link/context';
 import { onError } from '@apollo/client/link/error';
 import { expireSession, getAccessToken } from './session';
 
-/** Operations whose 401/403 means our session is gone (spec §4: orders, payments, profile). */
-const sessionOperations = new Set(['Me', 'MyOrders', 'MyPayments', 'Order']);
-
 /**
  * Queries whose answers are the same for every caller. They go as GET and without the Authorization header,
  * so browsers and proxies may keep the server's answer as long as its Cache-Control allows. Apollo Server's
@@ -21,10 +18,12 @@ const authLink = setContext(({ operationName }, { headers }) => {
   return { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } };
 });
 
-// The API answers a refused GraphQL request with HTTP 401 (no or bad token) or 403 (no right).
-const errorLink = onError(({ networkError, operation }) => {
+// The API answers a refused GraphQL request with HTTP 401 (no or bad token) or 403 (no right). Only a refused
+// session (401) signs the visitor out; a 403 is about one thing (another customer's order), which the page
+// says is not found or not theirs (the spec signed out on both: docs/decisions.md, "Web client").
+const errorLink = onError(({ networkError }) => {
   const status = (networkError as { statusCode?: number } | null)?.statusCode;
-  if (status === 401 || (status === 403 && sessionOperations.has(operation.operationName))) expireSession();
+  if (status === 401) expireSession();
 });
 
 export function createApolloClient() {

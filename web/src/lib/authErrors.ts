@@ -4,7 +4,9 @@ import { errorMessage } from './apollo';
 const friendly: Record<string, string> = {
   'auth/invalid-credential': 'Wrong email or password.',
   'auth/wrong-password': 'Wrong email or password.',
-  'auth/user-not-found': 'No account has this email. Sign up first.',
+  // One message whether the email has no account or the password is wrong: the form must not tell
+  // a stranger which emails have accounts here.
+  'auth/user-not-found': 'Wrong email or password.',
   'auth/email-already-in-use': 'An account with this email already exists. Log in instead.',
   'auth/too-many-requests': 'Too many attempts. Wait a moment and try again.',
   'auth/network-request-failed': 'Could not reach the sign-in service. Check your connection and try again.',

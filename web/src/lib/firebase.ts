@@ -29,7 +29,11 @@ export function firebaseAuth(settings: FirebaseWebSettings): Auth {
   app = initializeApp({ apiKey: settings.apiKey, authDomain: settings.authDomain, projectId: settings.projectId });
   auth = initializeAuth(app, {
     persistence: [indexedDBLocalPersistence, browserLocalPersistence, browserSessionPersistence],
-    popupRedirectResolver: browserPopupRedirectResolver,
+    // The popup and redirect flows talk to their helper frame through a script from apis.google.com (even the
+    // emulator's helper frame loads it), which the embedded default must never need: with the emulator, Google
+    // sign-in goes through signInWithCredential instead (AuthProvider), and the resolver is left out so that
+    // nothing loads it (mobile browsers would start it at once).
+    ...(settings.emulatorUrl ? {} : { popupRedirectResolver: browserPopupRedirectResolver }),
   });
   if (settings.emulatorUrl) {
     // The emulator is on this machine: reach it under the host name the page was opened with.

@@ -3,6 +3,8 @@ import { GraphiQL, type GraphiQLProps } from 'graphiql';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import 'graphiql/style.css';
+import './playground.css';
+import { moveTabRoleToButtons } from './accessibleTabs';
 import { defaultQuery, initialHeaders, initialQuery } from './playgroundSettings';
 
 /** Same-origin POST with JSON, which Apollo's CSRF prevention accepts. */
@@ -15,7 +17,9 @@ const fetcher: GraphiQLProps['fetcher'] = async (params, options) => {
   return res.json();
 };
 
-createRoot(document.getElementById('playground') as HTMLElement).render(
+const root = document.getElementById('playground') as HTMLElement;
+moveTabRoleToButtons(root);
+createRoot(root).render(
   <StrictMode>
     <GraphiQL
       fetcher={fetcher}

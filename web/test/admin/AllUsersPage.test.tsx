@@ -73,7 +73,7 @@ describe('All Users', () => {
     expect(within(await rowOf(customer.email)).getByRole('button', { name: 'Delete' })).toBeEnabled();
   });
 
-  it('making a customer admin toasts, refetches, and the button disappears', async () => {
+  it('making a customer admin asks first, naming the user; confirmed, it toasts, refetches, and the button disappears', async () => {
     renderAdmin(<AllUsersPage />, [
       meAnswer,
       usersPage([myself, customer]),
@@ -84,6 +84,11 @@ describe('All Users', () => {
       usersPage([myself, { ...customer, role: 'ADMIN', isAdmin: true }]),
     ]);
     await userEvent.click(within(await rowOf(customer.email)).getByRole('button', { name: 'Make Admin' }));
+    const dialog = screen.getByRole('dialog', { name: 'Make this user an admin?' });
+    expect(dialog).toHaveTextContent(customer.email);
+    // Nothing is granted until confirmed; the safe choice has the focus.
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Make admin' }));
     expect(await screen.findByText(`Made ${customer.email} an admin.`)).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Make Admin' })).not.toBeInTheDocument());
   });
@@ -99,9 +104,18 @@ describe('All Users', () => {
       },
     ]);
     await userEvent.click(within(await rowOf(customer.email)).getByRole('button', { name: 'Make Admin' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Make admin' }));
     expect(await screen.findByText('Admins only')).toBeInTheDocument();
     expect(logged).toHaveBeenCalledWith('Failed to make admin. You are not admin');
     logged.mockRestore();
+  });
+
+  it('a grant that is not confirmed changes nothing', async () => {
+    renderAdmin(<AllUsersPage />, [usersPage([myself, customer]), meAnswer]);
+    await userEvent.click(within(await rowOf(customer.email)).getByRole('button', { name: 'Make Admin' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(within(await rowOf(customer.email)).getByRole('button', { name: 'Make Admin' })).toBeInTheDocument();
   });
 
   it('a customer whose email is not verified yet is marked so, and cannot be made admin', async () => {

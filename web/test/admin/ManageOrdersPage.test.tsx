@@ -1,3 +1,4 @@
+import { orderNumber } from '@partsyard/common';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import ManageOrdersPage from '../../src/features/admin/ManageOrdersPage';
@@ -55,7 +56,16 @@ describe('Manage All Orders', () => {
     expect(within(await rowOf('Brake pads')).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
   });
 
-  it("a paid order's Pending button ships it: the saved status shows Shipped and a toast confirms", async () => {
+  it('each order shows its short number and date, and its status as a badge, never a button', async () => {
+    renderAdmin(<ManageOrdersPage />, [ordersPage([unpaid, paid])]);
+    const row = await rowOf('Brake pads');
+    expect(within(row).getByText('#O2')).toBeInTheDocument();
+    expect(within(row).getByText('Jan 2, 2026')).toHaveAttribute('datetime', paid.createdAt);
+    expect(within(row).getByText('Paid')).not.toHaveRole('button');
+    expect(within(row).queryByRole('button', { name: /pending|paid/i })).not.toBeInTheDocument();
+  });
+
+  it('"Mark shipped" asks first, naming the order; confirmed, the saved status shows Shipped and a toast confirms', async () => {
     const shipped = { ...paid, status: 'SHIPPED' as const };
     renderAdmin(<ManageOrdersPage />, [
       ordersPage([paid]),
@@ -66,10 +76,23 @@ describe('Manage All Orders', () => {
       ordersPage([shipped]),
     ]);
     const row = await rowOf('Brake pads');
-    await userEvent.click(within(row).getByRole('button', { name: 'Pending' }));
+    await userEvent.click(within(row).getByRole('button', { name: 'Mark shipped' }));
+    const dialog = screen.getByRole('dialog', { name: 'Mark this order shipped?' });
+    expect(dialog).toHaveTextContent('Order #O2 of Jan 2, 2026: 10 × Brake pads for rider@example.test, paid $25.00.');
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Mark shipped' }));
     expect(await within(row).findByText('Shipped')).toBeInTheDocument();
-    expect(within(row).queryByRole('button', { name: 'Pending' })).not.toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Mark shipped' })).not.toBeInTheDocument();
     expect(await screen.findByText('Order marked as shipped.')).toBeInTheDocument();
+  });
+
+  it('a shipment that is not confirmed changes nothing', async () => {
+    renderAdmin(<ManageOrdersPage />, [ordersPage([paid])]);
+    const row = await rowOf('Brake pads');
+    await userEvent.click(within(row).getByRole('button', { name: 'Mark shipped' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(within(row).getByText('Paid')).toBeInTheDocument();
   });
 
   it('deleting an unpaid order asks first, then toasts and refreshes the list', async () => {
@@ -89,16 +112,17 @@ describe('Manage All Orders', () => {
     await waitFor(() => expect(screen.queryByText(`${longName.slice(0, 30)}...`)).not.toBeInTheDocument());
   });
 
-  it('an expired order shows Expired (payment and status) and may be deleted, saying its stock already went back', async () => {
+  it('an expired order shows an Expired badge and may be deleted, saying its stock already went back', async () => {
     const expired = order('o3', 'Chain lube', 'EXPIRED');
     renderAdmin(<ManageOrdersPage />, [ordersPage([expired, paid])]);
     const row = await rowOf('Chain lube');
-    expect(within(row).getAllByText('Expired')).toHaveLength(2);
+    expect(within(row).getByText('Expired')).toBeInTheDocument();
     expect(within(row).queryByText('Pending')).not.toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Mark shipped' })).not.toBeInTheDocument();
     await userEvent.click(within(row).getByRole('button', { name: 'Delete' }));
     expect(
       within(screen.getByRole('dialog')).getByText(
-        'The expired order of rider@example.test for 10 × Chain lube is deleted (its stock went back when it expired).',
+        `The expired order ${orderNumber('o3')} of rider@example.test for 10 × Chain lube is deleted (its stock went back when it expired).`,
       ),
     ).toBeInTheDocument();
   });

@@ -27,4 +27,11 @@ describe('authErrorMessage', () => {
     );
     expect(authErrorMessage(new Error('Firebase: something odd'))).toBe('something odd');
   });
+
+  it('says the same for an unknown email as for a wrong password: the form does not tell which emails have accounts', () => {
+    const unknown = authErrorMessage({ code: 'auth/user-not-found' });
+    expect(unknown).toBe('Wrong email or password.');
+    expect(authErrorMessage({ code: 'auth/wrong-password' })).toBe(unknown);
+    expect(authErrorMessage({ code: 'auth/invalid-credential' })).toBe(unknown);
+  });
 });

@@ -37,7 +37,7 @@ describe('My Orders', () => {
     const second = await rowOf('Iridium Spark Plug CR9EIX');
     expect(within(second).getByText('2')).toBeInTheDocument();
     expect(within(second).getByText('Paid')).toBeInTheDocument();
-    expect(screen.getByRole('columnheader', { name: 'Payment Status' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Transaction' })).toBeInTheDocument();
   });
 
@@ -52,7 +52,7 @@ describe('My Orders', () => {
     expect(within(done).queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
   });
 
-  it("Cancel asks first; Delete cancels, toasts 'Order cancelled.' and refreshes the list", async () => {
+  it("Cancel asks first, naming the order; 'Cancel order' cancels, toasts 'Order cancelled.' and refreshes the list", async () => {
     renderOrders([
       ordersAnswer([unpaid, paid]),
       {
@@ -66,7 +66,10 @@ describe('My Orders', () => {
     const dialog = screen.getByRole('dialog');
     expect(within(dialog).getByText('Are you sure you want to delete this order')).toBeInTheDocument();
     expect(within(dialog).getByText('You lose all your order data, this process is irreversible.')).toBeInTheDocument();
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(dialog).toHaveTextContent(`Order #ORDERUNP of Jan 1, 2026: 20 × ${longName}, $490.00.`);
+    // No two buttons say Cancel: the dialog keeps the order or cancels it, and keeping it is where focus starts.
+    expect(within(dialog).getByRole('button', { name: 'Keep order' })).toHaveFocus();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
     expect(await screen.findByText('Order cancelled.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText(`${longName.slice(0, 30)}...`)).not.toBeInTheDocument());
     expect(screen.getByText('Iridium Spark Plug CR9EIX')).toBeInTheDocument();
@@ -84,8 +87,24 @@ describe('My Orders', () => {
     ]);
     const pending = await rowOf(`${longName.slice(0, 30)}...`);
     await userEvent.click(within(pending).getByRole('button', { name: 'Cancel' }));
-    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel order' }));
     expect(await screen.findByText('A paid order cannot be cancelled')).toBeInTheDocument();
+  });
+
+  it('each order shows its short number and date; a shipped order shows Shipped', async () => {
+    const shipped = order({
+      id: 'a1b2c3d4-0000-4000-8000-000000000000',
+      partName: 'O-Ring Drive Chain',
+      paid: true,
+      status: 'SHIPPED',
+      transactionId: 'pi_test_shipped',
+      createdAt: '2026-03-14T10:00:00.000Z',
+    });
+    renderOrders([ordersAnswer([shipped])]);
+    const row = await rowOf('O-Ring Drive Chain');
+    expect(within(row).getByText('#A1B2C3D4')).toBeInTheDocument();
+    expect(within(row).getByText('Mar 14, 2026')).toHaveAttribute('datetime', shipped.createdAt);
+    expect(within(row).getByText('Shipped')).toBeInTheDocument();
   });
 
   it('an unpaid order shows the time to pay it by; a paid one does not', async () => {
@@ -118,7 +137,9 @@ describe('My Orders', () => {
     expect(within(row).queryByText('Pending')).not.toBeInTheDocument();
     expect(within(row).queryByRole('link', { name: 'Pay now' })).not.toBeInTheDocument();
     await userEvent.click(within(row).getByRole('button', { name: 'Delete' }));
-    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByText('Delete this expired order?')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete order' }));
     expect(await screen.findByText('Order deleted.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Chain Lube 400 ml')).not.toBeInTheDocument());
   });

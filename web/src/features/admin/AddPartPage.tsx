@@ -1,7 +1,7 @@
 import { partSchema } from '@partsyard/common';
-import { Form, Formik, type FormikHelpers } from 'formik';
+import { Formik, type FormikHelpers } from 'formik';
 import { toast } from 'react-hot-toast/headless';
-import { FormField } from '../../components/FormField';
+import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { useAddPartMutation } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { BusyButton } from '../../components/BusyButton';
@@ -50,7 +50,7 @@ export default function AddPartPage() {
         <div className="card-body">
           <Formik initialValues={emptyPart} validationSchema={partSchema} onSubmit={submit}>
             {({ isSubmitting }) => (
-              <Form noValidate className="grid gap-3 sm:grid-cols-2">
+              <ShopForm className="grid gap-3 sm:grid-cols-2">
                 <div className="sm:col-span-2">
                   <FormField name="name" label="Part Name" />
                 </div>
@@ -66,7 +66,7 @@ export default function AddPartPage() {
                     Add part
                   </BusyButton>
                 </div>
-              </Form>
+              </ShopForm>
             )}
           </Formik>
         </div>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { AdminPagination } from '../../components/AdminPagination';
+import { StackedTable } from '../../components/StackedTable';
 import { ListStatus } from './ListStatus';
 import { useErrorToast, useStayInRange } from './useAdminList';
 
@@ -77,11 +78,7 @@ export function AdminList({
   );
 }
 
-/** An admin table: scrolls sideways on narrow screens. */
+/** An admin table: one card per row on narrow screens (StackedTable), every action in reach. */
 export function AdminTable({ children }: { children: ReactNode }) {
-  return (
-    <div className="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-      <table className="table">{children}</table>
-    </div>
-  );
+  return <StackedTable>{children}</StackedTable>;
 }

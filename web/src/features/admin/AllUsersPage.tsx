@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { Cell, RowHeader } from '../../components/StackedTable';
 import {
   useDeleteUserMutation,
   useGrantAdminMutation,
@@ -11,8 +13,6 @@ import {
 import { errorCode, errorMessage } from '../../lib/apollo';
 import { AdminList, AdminTable } from './AdminList';
 import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
-import { BusyButton } from '../../components/BusyButton';
-import { ConfirmModal } from '../../components/ConfirmModal';
 
 type UserRow = UsersQuery['users']['items'][number];
 
@@ -22,7 +22,8 @@ const isForbidden = (error: unknown) =>
 
 /**
  * All users (admin): make a verified customer an admin, take admin away from another admin, or delete an account
- * other than your own. The server decides each of these; the page only leaves out what it would refuse.
+ * other than your own, each after a confirmation naming the user. The server decides each of these; the page
+ * only leaves out what it would refuse. One card per user on a phone.
  */
 export default function AllUsersPage() {
   const myId = useMeQuery({ fetchPolicy: 'cache-first' }).data?.me.id;
@@ -35,10 +36,11 @@ export default function AllUsersPage() {
   const { data, refetch } = query;
   const total = data?.users.total;
 
-  const [grantAdmin] = useGrantAdminMutation();
+  const [grantAdmin, { loading: granting }] = useGrantAdminMutation();
   const [revokeAdmin, { loading: revoking }] = useRevokeAdminMutation();
   const [deleteUser, { loading: deleting }] = useDeleteUserMutation();
-  const [granting, setGranting] = useState<string | null>(null);
+  // Granting admin is asked for first, naming the user: it hands over every admin right.
+  const [toGrant, setToGrant] = useState<UserRow | null>(null);
   const [toRevoke, setToRevoke] = useState<UserRow | null>(null);
 
   const confirmRevoke = async () => {
@@ -54,16 +56,14 @@ export default function AllUsersPage() {
   };
 
   const makeAdmin = async (row: UserRow) => {
-    setGranting(row.id);
     try {
       await grantAdmin({ variables: { email: row.email } });
       toast.success(`Made ${row.email} an admin.`);
+      setToGrant(null);
       await refetch();
     } catch (e) {
       if (isForbidden(e)) console.error('Failed to make admin. You are not admin');
       toast.error(errorMessage(e));
-    } finally {
-      setGranting(null);
     }
   };
 
@@ -91,6 +91,23 @@ export default function AllUsersPage() {
       dialog={
         <>
           {deleteDialog}
+          <ConfirmModal
+            open={toGrant !== null}
+            title="Make this user an admin?"
+            body={
+              toGrant && (
+                <p>
+                  <strong>{toGrant.email}</strong> {toGrant.name && `(${toGrant.name}) `}will be able to manage users,
+                  orders and parts, and to make others admin.
+                </p>
+              )
+            }
+            confirmLabel="Make admin"
+            tone="primary"
+            busy={granting}
+            onConfirm={() => toGrant && void makeAdmin(toGrant)}
+            onClose={() => setToGrant(null)}
+          />
           <ConfirmModal
             open={toRevoke !== null}
             title="Remove admin rights?"
@@ -124,53 +141,53 @@ export default function AllUsersPage() {
             const isMe = row.id === myId;
             return (
               <tr key={row.id} data-testid="user-row">
-                <th>{offset + i + 1}</th>
-                <td className="whitespace-nowrap">
-                  {row.email || <span className="text-base-content/70">(address moved to another account)</span>}
-                  {isMe && <span className="ml-2 text-xs text-base-content/70">(you)</span>}
-                  {row.email && !row.emailVerified && (
-                    <span className="ml-2 text-xs text-base-content/70">(not verified)</span>
-                  )}
-                </td>
-                <td>{row.name}</td>
-                <td>
+                <RowHeader>{offset + i + 1}</RowHeader>
+                <Cell label="Email" className="max-md:[overflow-wrap:anywhere]">
+                  <span>
+                    {row.email || <span className="text-base-content/80">(address moved to another account)</span>}
+                    {isMe && <span className="ml-2 text-xs text-base-content/80">(you)</span>}
+                    {row.email && !row.emailVerified && (
+                      <span className="ml-2 text-xs text-base-content/80">(not verified)</span>
+                    )}
+                  </span>
+                </Cell>
+                <Cell label="Name">{row.name}</Cell>
+                <Cell label="Role">
                   {row.isAdmin ? (
                     <span className="badge badge-primary">Admin</span>
                   ) : (
-                    <span className="badge badge-ghost">Customer</span>
+                    <span className="badge border-base-300 bg-base-200 text-base-content">Customer</span>
                   )}
-                </td>
-                <td>
-                  <div className="flex justify-end gap-2">
+                </Cell>
+                <Cell label="">
+                  <span className="flex w-full flex-wrap justify-end gap-2">
                     {!row.isAdmin && (
-                      <BusyButton
+                      <button
                         type="button"
-                        className="btn btn-outline btn-xs btn-primary"
-                        busy={granting === row.id}
-                        spinner="xs"
-                        disabled={granting !== null || !row.emailVerified}
+                        className="btn btn-outline btn-sm btn-primary"
+                        disabled={!row.emailVerified}
                         title={row.emailVerified ? undefined : 'Only accounts with a verified email can be admins'}
-                        onClick={() => void makeAdmin(row)}
+                        onClick={() => setToGrant(row)}
                       >
                         Make Admin
-                      </BusyButton>
+                      </button>
                     )}
                     {row.isAdmin && !isMe && (
-                      <button type="button" className="btn btn-outline btn-xs" onClick={() => setToRevoke(row)}>
+                      <button type="button" className="btn btn-outline btn-sm" onClick={() => setToRevoke(row)}>
                         Remove admin
                       </button>
                     )}
                     <button
                       type="button"
-                      className="btn btn-xs btn-error"
+                      className="btn btn-sm btn-error"
                       disabled={isMe}
                       title={isMe ? 'You cannot delete your own account' : undefined}
                       onClick={() => setToDelete(row)}
                     >
                       Delete
                     </button>
-                  </div>
-                </td>
+                  </span>
+                </Cell>
               </tr>
             );
           })}

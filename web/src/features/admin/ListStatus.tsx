@@ -21,13 +21,13 @@ export function ListStatus({ loading, error, empty, emptyText, onRetry }: ListSt
     );
   if (error)
     return (
-      <div className="flex flex-col items-center gap-3 py-12 text-base-content/70">
+      <div className="flex flex-col items-center gap-3 py-12 text-base-content/80">
         <p>The list could not be loaded.</p>
         <button type="button" className="btn btn-sm" onClick={onRetry}>
           Try again
         </button>
       </div>
     );
-  if (empty) return <p className="py-12 text-center text-base-content/70">{emptyText}</p>;
+  if (empty) return <p className="py-12 text-center text-base-content/80">{emptyText}</p>;
   return null;
 }

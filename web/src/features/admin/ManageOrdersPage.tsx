@@ -1,4 +1,4 @@
-import { formatDollars, truncate, truncation } from '@partsyard/common';
+import { formatDollars, orderNumber, truncate, truncation } from '@partsyard/common';
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import {
@@ -11,7 +11,9 @@ import {
 import { errorMessage } from '../../lib/apollo';
 import { AdminList, AdminTable } from './AdminList';
 import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
-import { BusyButton } from '../../components/BusyButton';
+import { ConfirmModal } from '../../components/ConfirmModal';
+import { OrderStatusBadge, orderDate } from '../../components/OrderStatusBadge';
+import { Cell, RowHeader } from '../../components/StackedTable';
 
 type OrderRow = AllOrdersQuery['orders']['items'][number];
 
@@ -27,9 +29,10 @@ const statuses: readonly OrderStatus[] = ['UNPAID', 'EXPIRED', 'PAID', 'SHIPPED'
 const asStatus = (value: string): OrderStatus | null => statuses.find((s) => s === value) ?? null;
 
 /**
- * Every order (admin), filtered by status. Unpaid orders show a Pending badge and may be deleted (their stock
- * goes back); expired ones (not paid in time, their stock already back) an Expired badge and may be deleted;
- * a paid order's Pending button ships it, which the server saves (the spec's local-only toggle, done properly).
+ * Every order (admin), each with its short number and date, filtered by status. The status is a badge
+ * (Pending, Expired, Paid, Shipped), never a button; unpaid orders may be deleted (their stock goes back), and
+ * so may expired ones (not paid in time, their stock already back); a paid one is shipped with "Mark shipped"
+ * after a confirmation naming the order, which the server saves (the spec's local-only toggle, done properly).
  */
 export default function ManageOrdersPage() {
   const list = useAdminList();
@@ -43,20 +46,19 @@ export default function ManageOrdersPage() {
   const total = data?.orders.total;
 
   const [cancelOrder, { loading: deleting }] = useCancelOrderMutation();
-  const [markShipped] = useMarkOrderShippedMutation();
-  const [shipping, setShipping] = useState<string | null>(null);
+  const [markShipped, { loading: shipping }] = useMarkOrderShippedMutation();
+  // Shipping is asked for first, naming the order: it cannot be undone.
+  const [toShip, setToShip] = useState<OrderRow | null>(null);
 
   const ship = async (order: OrderRow) => {
-    setShipping(order.id);
     try {
       // The answer carries the order's new status; Apollo's cache updates the row from it.
       await markShipped({ variables: { id: order.id } });
       toast.success('Order marked as shipped.');
+      setToShip(null);
       await refetch();
     } catch (e) {
       toast.error(errorMessage(e));
-    } finally {
-      setShipping(null);
     }
   };
 
@@ -68,8 +70,8 @@ export default function ManageOrdersPage() {
     title: 'Are you sure you want to delete this order?',
     describe: (row) =>
       row.status === 'EXPIRED'
-        ? `The expired order of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted (its stock went back when it expired).`
-        : `The unpaid order of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted and its stock given back.`,
+        ? `The expired order ${orderNumber(row.id)} of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted (its stock went back when it expired).`
+        : `The unpaid order ${orderNumber(row.id)} of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted and its stock given back.`,
     busy: deleting,
   });
 
@@ -99,105 +101,93 @@ export default function ManageOrdersPage() {
       query={query}
       paging={list}
       noun="orders"
-      dialog={deleteDialog}
+      dialog={
+        <>
+          {deleteDialog}
+          <ConfirmModal
+            open={toShip !== null}
+            title="Mark this order shipped?"
+            body={
+              toShip && (
+                <>
+                  <p className="font-semibold">
+                    Order {orderNumber(toShip.id)} of {orderDate(toShip.createdAt)}: {toShip.orderAmount} ×{' '}
+                    {toShip.partName} for {toShip.email}, paid {formatDollars(toShip.price)}.
+                  </p>
+                  <p>The customer sees it as Shipped. This cannot be undone.</p>
+                </>
+              )
+            }
+            confirmLabel="Mark shipped"
+            tone="primary"
+            busy={shipping}
+            onConfirm={() => toShip && void ship(toShip)}
+            onClose={() => setToShip(null)}
+          />
+        </>
+      }
     >
       <AdminTable>
         <thead>
           <tr>
             <th>#</th>
+            <th>Order</th>
             <th>Part</th>
             <th>Email</th>
             <th className="text-right">Amount</th>
             <th className="text-right">Total</th>
-            <th>Payment</th>
             <th>Status</th>
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {rows.map((order, i) => (
             <tr key={order.id} data-testid="order-row">
-              <th>{offset + i + 1}</th>
-              <td className="min-w-44" title={order.partName}>
+              <RowHeader>{offset + i + 1}</RowHeader>
+              <Cell label="Order">
+                <span className="flex flex-col md:items-start">
+                  <span className="font-mono text-sm font-semibold">{orderNumber(order.id)}</span>
+                  <time dateTime={order.createdAt} className="text-xs whitespace-nowrap text-base-content/80">
+                    {orderDate(order.createdAt)}
+                  </time>
+                </span>
+              </Cell>
+              <Cell label="Part" className="md:min-w-44" title={order.partName}>
                 {truncate(order.partName, truncation.orderTableName)}
-              </td>
-              <td className="whitespace-nowrap">{order.email}</td>
-              <td className="text-right">{order.orderAmount}</td>
-              <td className="text-right">{formatDollars(order.price)}</td>
-              <td>
-                {order.paid ? (
-                  <span className="text-success" title={order.transactionId ?? undefined}>
-                    Paid
-                  </span>
-                ) : order.status === 'EXPIRED' ? (
-                  <span className="text-base-content/60">Expired</span>
-                ) : (
-                  <span className="text-base-content/60">Unpaid</span>
-                )}
-              </td>
-              <td>
-                <OrderStatusControl
-                  order={order}
-                  shipping={shipping === order.id}
-                  busy={shipping !== null}
-                  onShip={() => void ship(order)}
-                  onDelete={() => setToDelete(order)}
-                />
-              </td>
+              </Cell>
+              <Cell label="Email" className="max-md:[overflow-wrap:anywhere]">
+                {order.email}
+              </Cell>
+              <Cell label="Amount" className="text-right">
+                {order.orderAmount}
+              </Cell>
+              <Cell label="Total" className="text-right">
+                {formatDollars(order.price)}
+              </Cell>
+              <Cell label="Status">
+                <span title={order.transactionId ? `Transaction ${order.transactionId}` : undefined}>
+                  <OrderStatusBadge status={order.status} />
+                </span>
+              </Cell>
+              <Cell label="">
+                <span className="ml-auto flex justify-end">
+                  {order.status === 'PAID' ? (
+                    <button type="button" className="btn btn-primary btn-sm" onClick={() => setToShip(order)}>
+                      Mark shipped
+                    </button>
+                  ) : order.status === 'UNPAID' || order.status === 'EXPIRED' ? (
+                    <button type="button" className="btn btn-error btn-sm" onClick={() => setToDelete(order)}>
+                      Delete
+                    </button>
+                  ) : null}
+                </span>
+              </Cell>
             </tr>
           ))}
         </tbody>
       </AdminTable>
     </AdminList>
-  );
-}
-
-interface OrderStatusControlProps {
-  order: OrderRow;
-  shipping: boolean;
-  busy: boolean;
-  onShip(): void;
-  onDelete(): void;
-}
-
-/**
- * Unpaid: Pending badge and Delete. Expired: Expired badge and Delete. Paid: a Pending button that ships it.
- * Shipped: a Shipped badge.
- */
-function OrderStatusControl({ order, shipping, busy, onShip, onDelete }: OrderStatusControlProps) {
-  if (order.status === 'SHIPPED') return <span className="badge whitespace-nowrap badge-success">Shipped</span>;
-  if (order.status === 'EXPIRED')
-    return (
-      <div className="flex items-center gap-2">
-        <span className="badge whitespace-nowrap badge-neutral" title="Not paid in time: its stock went back on sale">
-          Expired
-        </span>
-        <button type="button" className="btn btn-error btn-xs" onClick={onDelete}>
-          Delete
-        </button>
-      </div>
-    );
-  if (order.status === 'PAID')
-    return (
-      <BusyButton
-        type="button"
-        className="btn btn-warning btn-xs"
-        title="Paid, not shipped yet: click to mark it shipped"
-        busy={shipping}
-        spinner="xs"
-        disabled={busy}
-        onClick={onShip}
-      >
-        Pending
-      </BusyButton>
-    );
-  return (
-    <div className="flex items-center gap-2">
-      <span className="badge whitespace-nowrap badge-outline badge-warning" title="Not paid yet">
-        Pending
-      </span>
-      <button type="button" className="btn btn-error btn-xs" onClick={onDelete}>
-        Delete
-      </button>
-    </div>
   );
 }

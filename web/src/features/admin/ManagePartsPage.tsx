@@ -2,6 +2,7 @@ import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { useEffect, useState } from 'react';
 import { PartImage } from '../../components/PartImage';
 import { useCatalogQuery, useDeletePartMutation, type CatalogQuery } from '../../generated/graphql';
+import { Cell, RowHeader } from '../../components/StackedTable';
 import { AdminList, AdminTable } from './AdminList';
 import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
 
@@ -84,27 +85,33 @@ export default function ManagePartsPage() {
         <tbody>
           {rows.map((part, i) => (
             <tr key={part.id} data-testid="part-row">
-              <th>{offset + i + 1}</th>
-              <td>
+              <RowHeader>{offset + i + 1}</RowHeader>
+              <Cell label="Image">
                 <div className="avatar">
                   <div className="mask mask-squircle h-12 w-12 bg-base-200">
                     <PartImage src={part.image} alt="" width={48} height={48} loading="lazy" decoding="async" />
                   </div>
                 </div>
-              </td>
-              <td>
-                <div className="font-semibold whitespace-nowrap" title={part.name}>
-                  {truncate(part.name, truncation.partsTableName)}
+              </Cell>
+              <Cell label="Name">
+                <div className="min-w-0">
+                  <div className="font-semibold" title={part.name}>
+                    {truncate(part.name, truncation.partsTableName)}
+                  </div>
+                  <div className="font-mono text-xs [overflow-wrap:anywhere] text-base-content/80">{part.id}</div>
                 </div>
-                <div className="font-mono text-xs break-all text-base-content/60">{part.id}</div>
-              </td>
-              <td className="text-right">{formatDollars(part.price)}</td>
-              <td className="text-right">{part.available}</td>
-              <td>
-                <button type="button" className="btn btn-error btn-xs" onClick={() => setToDelete(part)}>
+              </Cell>
+              <Cell label="Price" className="text-right">
+                {formatDollars(part.price)}
+              </Cell>
+              <Cell label="Available" className="text-right">
+                {part.available}
+              </Cell>
+              <Cell label="">
+                <button type="button" className="btn btn-error btn-sm ml-auto" onClick={() => setToDelete(part)}>
                   Delete
                 </button>
-              </td>
+              </Cell>
             </tr>
           ))}
         </tbody>

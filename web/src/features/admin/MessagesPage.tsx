@@ -39,11 +39,11 @@ export default function MessagesPage() {
                 <h3 className="font-semibold">
                   {m.firstName} {m.lastName}
                 </h3>
-                <time dateTime={m.createdAt} className="text-sm text-base-content/60">
+                <time dateTime={m.createdAt} className="text-sm text-base-content/80">
                   {sentAt(m.createdAt)}
                 </time>
               </header>
-              <p className="flex flex-wrap gap-x-4 text-sm text-base-content/70">
+              <p className="flex flex-wrap gap-x-4 text-sm text-base-content/80">
                 <a className="link break-all" href={`mailto:${m.email}`}>
                   {m.email}
                 </a>

@@ -1,23 +1,88 @@
+import { emulatorGoogleAccountSchema } from '@partsyard/common';
+import { Formik } from 'formik';
+import { useId, useState } from 'react';
+import { useClientSettings } from '../../app/ClientSettings';
+import { BusyButton } from '../../components/BusyButton';
+import { FormField, ShopForm } from '../../components/form/ShopForm';
+import { Modal } from '../../components/Modal';
 import { authErrorMessage } from '../../lib/authErrors';
-import { useAuth } from './AuthProvider';
+import { useAuth, type EmulatorGoogleAccount } from './AuthProvider';
 
-/** 'OR', then Google sign-in by popup; `onError` gets the provider's message, `onDone` runs after success. */
+/**
+ * With the Auth emulator (embedded default), Google's account chooser is the emulator's: this dialog stands
+ * in for it (an email and a name, as the emulator's own page asks), because the SDK's popup cannot reach it
+ * offline (see googleIdTokenForEmulator).
+ */
+function EmulatorGoogleChooser({
+  open,
+  onClose,
+  onChosen,
+}: {
+  open: boolean;
+  onClose(): void;
+  onChosen(account: EmulatorGoogleAccount): Promise<void>;
+}) {
+  const titleId = useId();
+  return (
+    <Modal open={open} onClose={onClose} labelledBy={titleId} className="modal modal-bottom sm:modal-middle">
+      <div className="modal-box">
+        <h2 id={titleId} className="text-lg font-bold">
+          Sign in with Google
+        </h2>
+        <p className="mt-1 text-sm text-base-content/80">
+          Auth emulator (local test accounts): the account is created the first time you use its email.
+        </p>
+        {open && (
+          <Formik<EmulatorGoogleAccount>
+            initialValues={{ email: '', name: '' }}
+            validationSchema={emulatorGoogleAccountSchema}
+            onSubmit={onChosen}
+          >
+            {({ isSubmitting }) => (
+              <ShopForm className="mt-4 flex flex-col gap-3" aria-label="Google test account" idPrefix="google">
+                <FormField name="email" label="Google email" type="email" autoComplete="email" />
+                <FormField name="name" label="Name (optional)" autoComplete="name" />
+                <div className="modal-action">
+                  <button type="button" className="btn" onClick={onClose}>
+                    Cancel
+                  </button>
+                  <BusyButton className="btn btn-primary" busy={isSubmitting}>
+                    Sign in with Google
+                  </BusyButton>
+                </div>
+              </ShopForm>
+            )}
+          </Formik>
+        )}
+      </div>
+    </Modal>
+  );
+}
+
+/** 'OR', then Google sign-in; `onError` gets the provider's message, `onDone` runs after success. */
 export function GoogleSignIn({ onDone, onError }: { onDone(): void; onError(message: string): void }) {
   const { loginWithGoogle } = useAuth();
+  const settings = useClientSettings();
+  const [choosing, setChoosing] = useState(false);
+  const signIn = async (account?: EmulatorGoogleAccount) => {
+    onError('');
+    try {
+      await loginWithGoogle(account);
+      setChoosing(false);
+      onDone();
+    } catch (e) {
+      setChoosing(false);
+      onError(authErrorMessage(e));
+    }
+  };
   return (
     <>
       <div className="divider">OR</div>
       <GoogleButton
-        onClick={async () => {
-          onError('');
-          try {
-            await loginWithGoogle();
-            onDone();
-          } catch (e) {
-            onError(authErrorMessage(e));
-          }
-        }}
+        onClick={() => (settings?.firebase.emulatorUrl ? setChoosing(true) : void signIn())}
+        disabled={!settings}
       />
+      <EmulatorGoogleChooser open={choosing} onClose={() => setChoosing(false)} onChosen={signIn} />
     </>
   );
 }

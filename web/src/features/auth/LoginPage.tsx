@@ -1,11 +1,12 @@
 import { loginSchema } from '@partsyard/common';
-import { Form, Formik } from 'formik';
+import { Formik } from 'formik';
 import { useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Spinner } from '../../components/Spinner';
 import { useClientSettings } from '../../app/ClientSettings';
 import { authErrorMessage } from '../../lib/authErrors';
 import { useAuth } from './AuthProvider';
-import { FormField } from '../../components/FormField';
+import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { GoogleSignIn } from './GoogleSignIn';
 import { returnTo } from './returnTo';
 import { BusyButton } from '../../components/BusyButton';
@@ -14,12 +15,15 @@ import { BusyButton } from '../../components/BusyButton';
 export const demoCustomer = { email: 'customer@partsyard.test', password: 'Customer#2026' };
 
 export default function LoginPage() {
-  const { login } = useAuth();
+  const { login, status } = useAuth();
   const settings = useClientSettings();
   const navigate = useNavigate();
   const location = useLocation();
   const [error, setError] = useState('');
   const done = () => navigate(returnTo(location.state), { replace: true });
+  // Someone already signed in has nothing to do here: on to where they were going.
+  if (status === 'signedIn') return <Navigate to={returnTo(location.state)} replace />;
+  if (status === 'loading') return <Spinner centered />;
   const initial = settings?.demoMode ? demoCustomer : { email: '', password: '' };
 
   return (
@@ -42,7 +46,7 @@ export default function LoginPage() {
             }}
           >
             {({ isSubmitting }) => (
-              <Form noValidate className="flex flex-col gap-3">
+              <ShopForm className="flex flex-col gap-3">
                 <FormField name="email" label="Email" type="email" autoComplete="email" />
                 <FormField name="password" label="Password" type="password" autoComplete="current-password" />
                 {error && (
@@ -53,7 +57,7 @@ export default function LoginPage() {
                 <BusyButton className="btn btn-primary mt-2 w-full" busy={isSubmitting}>
                   Login
                 </BusyButton>
-              </Form>
+              </ShopForm>
             )}
           </Formik>
           <p className="text-center text-sm">

@@ -1,20 +1,24 @@
 import { signupSchema } from '@partsyard/common';
-import { Form, Formik } from 'formik';
+import { Formik } from 'formik';
 import { useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Spinner } from '../../components/Spinner';
 import { authErrorMessage } from '../../lib/authErrors';
 import { useAuth } from './AuthProvider';
-import { FormField } from '../../components/FormField';
+import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { GoogleSignIn } from './GoogleSignIn';
 import { returnTo } from './returnTo';
 import { BusyButton } from '../../components/BusyButton';
 
 export default function SignupPage() {
-  const { signup } = useAuth();
+  const { signup, status } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
   const [error, setError] = useState('');
   const done = () => navigate(returnTo(location.state), { replace: true });
+  // Someone already signed in has nothing to do here: on to where they were going.
+  if (status === 'signedIn') return <Navigate to={returnTo(location.state)} replace />;
+  if (status === 'loading') return <Spinner centered />;
 
   return (
     <section className="mx-auto flex max-w-md flex-col gap-6 px-4 py-12">
@@ -35,7 +39,7 @@ export default function SignupPage() {
             }}
           >
             {({ isSubmitting }) => (
-              <Form noValidate className="flex flex-col gap-3">
+              <ShopForm className="flex flex-col gap-3">
                 <FormField name="name" label="Name" autoComplete="name" />
                 <FormField name="email" label="Email" type="email" autoComplete="email" />
                 <FormField name="password" label="Password" type="password" autoComplete="new-password" />
@@ -47,7 +51,7 @@ export default function SignupPage() {
                 <BusyButton className="btn btn-primary mt-2 w-full" busy={isSubmitting}>
                   Sign Up
                 </BusyButton>
-              </Form>
+              </ShopForm>
             )}
           </Formik>
           <p className="text-center text-sm">

@@ -71,7 +71,7 @@ export default function BlogPage() {
   return (
     <div className="mx-auto max-w-4xl px-4 py-12">
       <header className="mb-10 text-center">
-        <p className="text-sm font-semibold tracking-[0.2em] text-primary uppercase">Questions & answers</p>
+        <p className="text-sm font-semibold tracking-[0.2em] text-red-700 uppercase">Questions & answers</p>
         <h1 className="mt-2 text-4xl font-extrabold sm:text-5xl">Blog</h1>
         <p className="mx-auto mt-4 max-w-2xl text-gray-600">
           Short, practical answers to questions about React, JavaScript and testing that come up while building a shop

@@ -1,4 +1,5 @@
-import { NavLink, Outlet } from 'react-router-dom';
+import { useEffect, useId, useRef, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { Spinner } from '../../components/Spinner';
 import { useIsAdmin } from '../auth/guards';
 
@@ -15,37 +16,62 @@ const admins = [
   { to: '/dashboard/messages', label: 'Messages' },
 ];
 
-/** Side menu by role (spec §2 "Dashboard menu") beside the nested page; a drawer on small screens. */
+/**
+ * Side menu by role (spec §2 "Dashboard menu") beside the nested page. Below `lg` the menu folds under a
+ * Menu button, in the page's flow (never under the sticky header): choosing a page or Escape folds it, and
+ * Escape gives focus back to the button.
+ */
 export default function DashboardLayout() {
   const { isAdmin, loading } = useIsAdmin();
   const items = [...everyone, ...(loading ? [] : isAdmin ? admins : customers)];
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
   return (
-    <div className="drawer mx-auto max-w-7xl lg:drawer-open">
-      <input id="dashboard-drawer" type="checkbox" className="drawer-toggle" aria-label="Dashboard menu" />
-      <div className="drawer-content px-4 py-8">
-        <div className="mb-6 flex items-center justify-between gap-4">
-          <h1 className="text-2xl font-bold text-primary sm:text-3xl">Welcome to Your Dashboard</h1>
-          <label htmlFor="dashboard-drawer" className="btn btn-outline btn-sm lg:hidden">
-            Menu
-          </label>
-        </div>
-        {loading ? <Spinner centered /> : <Outlet />}
+    <div className="mx-auto max-w-7xl px-4 py-8">
+      <div className="mb-6 flex items-center justify-between gap-4">
+        <h1 className="text-2xl font-bold text-primary sm:text-3xl">Welcome to Your Dashboard</h1>
+        <button
+          ref={button}
+          type="button"
+          className="btn btn-outline btn-sm lg:hidden"
+          aria-expanded={open}
+          aria-controls={menuId}
+          onClick={() => setOpen(!open)}
+        >
+          Menu
+        </button>
       </div>
-      <div className="drawer-side z-30 lg:z-auto">
-        <label htmlFor="dashboard-drawer" aria-label="Close dashboard menu" className="drawer-overlay" />
-        <ul className="menu min-h-full w-64 gap-1 bg-base-200 p-4 lg:mt-8 lg:min-h-0 lg:rounded-box">
-          {items.map((item) => (
-            <li key={item.to}>
-              <NavLink
-                to={item.to}
-                end={'end' in item}
-                className={({ isActive }) => (isActive ? 'menu-active font-semibold' : '')}
-              >
-                {item.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
+      <div className="flex flex-col gap-6 lg:flex-row lg:items-start">
+        <nav id={menuId} aria-label="Dashboard" className={`${open ? 'block' : 'hidden'} lg:block lg:w-64 lg:shrink-0`}>
+          <ul className="menu w-full gap-1 rounded-box bg-base-200 p-4">
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  end={'end' in item}
+                  className={({ isActive }) => (isActive ? 'menu-active font-semibold' : '')}
+                  onClick={() => setOpen(false)}
+                >
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="min-w-0 flex-1">{loading ? <Spinner centered /> : <Outlet />}</div>
       </div>
     </div>
   );

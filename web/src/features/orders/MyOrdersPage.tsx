@@ -1,9 +1,11 @@
-import { formatDollars, truncate, truncation } from '@partsyard/common';
+import { formatDollars, orderNumber, truncate, truncation } from '@partsyard/common';
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { Link } from 'react-router-dom';
 import { ConfirmModal } from '../../components/ConfirmModal';
+import { OrderStatusBadge, orderDate } from '../../components/OrderStatusBadge';
 import { Spinner } from '../../components/Spinner';
+import { Cell, RowHeader, StackedTable } from '../../components/StackedTable';
 import { useCancelOrderMutation, useMyOrdersQuery, type MyOrdersQuery } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
 import { formatPayBy, useRefetchAtDeadlines } from '../../lib/payBy';
@@ -11,38 +13,10 @@ import { formatPayBy, useRefetchAtDeadlines } from '../../lib/payBy';
 type Order = MyOrdersQuery['myOrders']['items'][number];
 
 /**
- * Payment Status: Paid once a verified payment is recorded; Pending with the time to pay by while the order
- * holds its stock; Expired once that time passed unpaid (its stock went back on sale).
- */
-function PaymentStatus({ order }: { order: Order }) {
-  if (order.paid) return <span className="badge badge-success whitespace-nowrap">Paid</span>;
-  if (order.status === 'EXPIRED') {
-    return (
-      <div className="flex flex-col items-start gap-1">
-        <span className="badge badge-neutral whitespace-nowrap">Expired</span>
-        {order.expiresAt && (
-          <span className="text-xs whitespace-nowrap text-base-content/70">
-            Not paid by {formatPayBy(order.expiresAt)}
-          </span>
-        )}
-      </div>
-    );
-  }
-  return (
-    <div className="flex flex-col items-start gap-1">
-      <span className="badge badge-warning whitespace-nowrap">Pending</span>
-      {order.expiresAt && (
-        <span className="text-xs whitespace-nowrap" data-testid="pay-by">
-          Pay by <time dateTime={order.expiresAt}>{formatPayBy(order.expiresAt)}</time>
-        </span>
-      )}
-    </div>
-  );
-}
-
-/**
- * The signed-in customer's orders (spec "My Orders"): pay or cancel unpaid ones before their "Pay by" time,
- * see paid ones' transactions, delete expired ones. The list refreshes itself when a Pay by time passes.
+ * The signed-in customer's orders (spec "My Orders"): each with its short number and date, so identical
+ * orders can be told apart, and its status (Pending with the time to pay by, Paid, Shipped, Expired); pay or
+ * cancel unpaid ones, see paid ones' transactions, delete expired ones. The list asks again when a Pay by time
+ * passes, so an order that expires turns Expired on screen. One card per order on a phone.
  */
 export default function MyOrdersPage() {
   const { data, loading, error, refetch } = useMyOrdersQuery({ fetchPolicy: 'cache-and-network' });
@@ -88,70 +62,109 @@ export default function MyOrdersPage() {
           </Link>
         </div>
       ) : (
-        <div className="overflow-x-auto rounded-box border border-base-300 bg-base-100">
-          <table className="table table-zebra">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Part</th>
-                <th>Payment Status</th>
-                <th>Transaction</th>
-                <th className="text-right">Amount</th>
-                <th className="text-right">Total</th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((order, index) => (
-                <tr key={order.id} data-testid="order-row">
-                  <th>{index + 1}</th>
-                  <td className="min-w-40" title={order.partName}>
-                    {truncate(order.partName, truncation.orderTableName)}
-                  </td>
-                  <td>
-                    <PaymentStatus order={order} />
-                  </td>
-                  <td>
-                    {order.paid ? (
-                      <span className="font-mono text-xs break-all" data-testid="transaction-id">
-                        {order.transactionId}
+        <StackedTable>
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Order</th>
+              <th>Part</th>
+              <th>Status</th>
+              <th>Transaction</th>
+              <th className="text-right">Amount</th>
+              <th className="text-right">Total</th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.map((order, index) => (
+              <tr key={order.id} data-testid="order-row">
+                <RowHeader>{index + 1}</RowHeader>
+                <Cell label="Order">
+                  <span className="flex flex-col md:items-start">
+                    <span className="font-mono text-sm font-semibold" data-testid="order-number">
+                      {orderNumber(order.id)}
+                    </span>
+                    <time dateTime={order.createdAt} className="text-xs whitespace-nowrap text-base-content/80">
+                      {orderDate(order.createdAt)}
+                    </time>
+                  </span>
+                </Cell>
+                <Cell label="Part" className="md:min-w-40" title={order.partName}>
+                  {truncate(order.partName, truncation.orderTableName)}
+                </Cell>
+                <Cell label="Status">
+                  <span className="flex flex-col items-end gap-1 md:items-start">
+                    <OrderStatusBadge status={order.status} />
+                    {order.status === 'UNPAID' && order.expiresAt && (
+                      <span className="text-xs whitespace-nowrap" data-testid="pay-by">
+                        Pay by <time dateTime={order.expiresAt}>{formatPayBy(order.expiresAt)}</time>
                       </span>
-                    ) : order.status === 'EXPIRED' ? (
-                      <button
-                        type="button"
-                        className="btn btn-outline btn-xs"
-                        title="Its stock went back on sale: order again from the part's page"
-                        onClick={() => setToCancel(order)}
-                      >
+                    )}
+                    {order.status === 'EXPIRED' && order.expiresAt && (
+                      <span className="text-xs whitespace-nowrap text-base-content/80">
+                        Not paid by {formatPayBy(order.expiresAt)}
+                      </span>
+                    )}
+                  </span>
+                </Cell>
+                <Cell label="Transaction">
+                  {order.paid ? (
+                    <span className="font-mono text-xs [overflow-wrap:anywhere]" data-testid="transaction-id">
+                      {order.transactionId}
+                    </span>
+                  ) : order.status === 'EXPIRED' ? (
+                    <span className="flex justify-end md:justify-start">
+                      <button type="button" className="btn btn-outline btn-sm" onClick={() => setToCancel(order)}>
                         Delete
                       </button>
-                    ) : (
-                      <div className="flex flex-nowrap gap-2">
-                        <Link to={`/payment/${order.id}`} className="btn btn-primary btn-xs">
-                          Pay now
-                        </Link>
-                        <button
-                          type="button"
-                          className="btn btn-outline btn-error btn-xs"
-                          onClick={() => setToCancel(order)}
-                        >
-                          Cancel
-                        </button>
-                      </div>
-                    )}
-                  </td>
-                  <td className="text-right">{order.orderAmount}</td>
-                  <td className="text-right whitespace-nowrap">{formatDollars(order.price)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                    </span>
+                  ) : (
+                    <span className="flex flex-wrap justify-end gap-2 md:justify-start">
+                      <Link to={`/payment/${order.id}`} className="btn btn-primary btn-sm">
+                        Pay now
+                      </Link>
+                      <button
+                        type="button"
+                        className="btn btn-outline btn-error btn-sm"
+                        onClick={() => setToCancel(order)}
+                      >
+                        Cancel
+                      </button>
+                    </span>
+                  )}
+                </Cell>
+                <Cell label="Amount" className="text-right">
+                  {order.orderAmount}
+                </Cell>
+                <Cell label="Total" className="text-right whitespace-nowrap">
+                  {formatDollars(order.price)}
+                </Cell>
+              </tr>
+            ))}
+          </tbody>
+        </StackedTable>
       )}
       <ConfirmModal
         open={toCancel !== null}
-        title="Are you sure you want to delete this order"
-        body="You lose all your order data, this process is irreversible."
-        confirmLabel="Delete"
+        title={
+          toCancel?.status === 'EXPIRED' ? 'Delete this expired order?' : 'Are you sure you want to delete this order'
+        }
+        body={
+          toCancel && (
+            <>
+              <p className="font-semibold">
+                Order {orderNumber(toCancel.id)} of {orderDate(toCancel.createdAt)}: {toCancel.orderAmount} ×{' '}
+                {toCancel.partName}, {formatDollars(toCancel.price)}.
+              </p>
+              <p>
+                {toCancel.status === 'EXPIRED'
+                  ? 'It was not paid in time and its items went back on sale. It is removed from your orders.'
+                  : 'You lose all your order data, this process is irreversible.'}
+              </p>
+            </>
+          )
+        }
+        cancelLabel="Keep order"
+        confirmLabel={toCancel?.status === 'EXPIRED' ? 'Delete order' : 'Cancel order'}
         busy={cancelling}
         onConfirm={() => void confirmCancel()}
         onClose={() => setToCancel(null)}

@@ -1,9 +1,9 @@
 import { dollarsToCents, formatDollars, purchaseSchema } from '@partsyard/common';
-import { Form, Formik, type FormikHelpers } from 'formik';
+import { Formik, type FormikHelpers } from 'formik';
 import { useMemo } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { useParams } from 'react-router-dom';
-import { FormField } from '../../components/FormField';
+import { useNavigate, useParams } from 'react-router-dom';
+import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { PartNotFound, ShoppingFact, ShoppingPartSummary } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
 import { usePartQuery, usePlaceOrderMutation } from '../../generated/graphql';
@@ -23,6 +23,8 @@ interface PurchaseValues {
 export default function PurchasePage() {
   const { partId = '' } = useParams();
   const { user } = useAuth();
+  // The success toast lives outside the router: its Pay now link navigates through the page's navigate.
+  const navigate = useNavigate();
   const { data, loading, error, refetch } = usePartQuery({
     variables: { id: partId },
     fetchPolicy: 'cache-and-network',
@@ -47,7 +49,7 @@ export default function PurchasePage() {
 
   const submit = async (values: PurchaseValues, helpers: FormikHelpers<PurchaseValues>) => {
     try {
-      await placeOrder({
+      const { data: placed } = await placeOrder({
         variables: {
           input: {
             partId: part.id,
@@ -58,7 +60,27 @@ export default function PurchasePage() {
           },
         },
       });
-      toast.success('Successfully placed order.');
+      const orderId = placed?.placeOrder.id;
+      toast.success(
+        <span>
+          Successfully placed order.
+          {orderId && (
+            <>
+              {' '}
+              <a
+                href={`/payment/${orderId}`}
+                className="link font-semibold"
+                onClick={(event) => {
+                  event.preventDefault();
+                  void navigate(`/payment/${orderId}`);
+                }}
+              >
+                Pay now
+              </a>
+            </>
+          )}
+        </span>,
+      );
       helpers.resetForm();
       await refetch();
     } catch (e) {
@@ -77,7 +99,7 @@ export default function PurchasePage() {
         <p className="text-sm text-gray-600">{part.description}</p>
         <p className="text-2xl font-bold text-primary" data-testid="unit-price">
           {formatDollars(part.price)}
-          <span className="ml-1 text-sm font-normal text-gray-500">per unit</span>
+          <span className="ml-1 text-sm font-normal text-gray-600">per unit</span>
         </p>
         <ShoppingFact label="Available">
           <span data-testid="available">{part.available}</span>
@@ -101,7 +123,7 @@ export default function PurchasePage() {
               const total =
                 values.orderAmount !== '' && Number.isFinite(amount) && amount > 0 ? amount * part.price : 0;
               return (
-                <Form noValidate className="flex flex-col gap-3">
+                <ShopForm className="flex flex-col gap-3">
                   <div className="grid gap-3 sm:grid-cols-2">
                     <FormField name="name" label="Name" readOnly={nameKnown} autoComplete="name" />
                     <FormField name="email" label="Email" type="email" readOnly />
@@ -123,7 +145,7 @@ export default function PurchasePage() {
                   <BusyButton className="btn btn-primary mt-2" busy={isSubmitting}>
                     Place Order
                   </BusyButton>
-                </Form>
+                </ShopForm>
               );
             }}
           </Formik>

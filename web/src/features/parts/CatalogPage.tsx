@@ -181,7 +181,7 @@ export default function CatalogPage() {
           </p>
           <div className={`${partGridClass} ${loading ? 'opacity-60 transition-opacity' : ''}`}>
             {result.items.map((part, i) => (
-              <PartCard key={part.id} part={part} priority={i < firstRowCards} />
+              <PartCard key={part.id} part={part} priority={i < firstRowCards} heading="h2" />
             ))}
           </div>
           <Pagination page={page} pageCount={pageCount} onPage={goTo} />

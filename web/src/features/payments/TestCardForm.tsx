@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { usePayWithTestCardMutation } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
 import type { CardPaymentProps } from './cardPayment';
@@ -18,13 +18,18 @@ const formatExpiry = (value: string) => {
   return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
 };
 
-/** What Stripe's card element would say before sending an incomplete card. */
-function incompleteCard(number: string, expiry: string, cvc: string): string | null {
-  if (digitsOf(number).length < 12) return 'Your card number is incomplete.';
-  if (!/^(0[1-9]|1[0-2])\/\d{2}$/.test(expiry)) return "Your card's expiration date is incomplete.";
-  if (!/^\d{3,4}$/.test(cvc)) return "Your card's security code is incomplete.";
+type CardField = 'cardNumber' | 'cardExpiry' | 'cardCvc';
+
+/** What Stripe's card element would say before sending an incomplete card, and which field it is about. */
+function incompleteCard(number: string, expiry: string, cvc: string): { field: CardField; message: string } | null {
+  if (digitsOf(number).length < 12) return { field: 'cardNumber', message: 'Your card number is incomplete.' };
+  if (!/^(0[1-9]|1[0-2])\/\d{2}$/.test(expiry))
+    return { field: 'cardExpiry', message: "Your card's expiration date is incomplete." };
+  if (!/^\d{3,4}$/.test(cvc)) return { field: 'cardCvc', message: "Your card's security code is incomplete." };
   return null;
 }
+
+const errorId = 'payment-error';
 
 /**
  * The test gateway's own card form (embedded default): it takes Stripe's test cards and answers like Stripe,
@@ -36,14 +41,23 @@ export default function TestCardForm({ createIntent, confirm, amountLabel }: Car
   const [expiry, setExpiry] = useState('');
   const [cvc, setCvc] = useState('');
   const [error, setError] = useState('');
+  const [invalid, setInvalid] = useState<CardField | null>(null);
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  /** The field an error is about says so (aria-invalid) and points at the message under the form. */
+  const fieldAria = (field: CardField) =>
+    invalid === field ? { 'aria-invalid': true as const, 'aria-describedby': errorId } : {};
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError('');
+    setInvalid(null);
     const incomplete = incompleteCard(number, expiry, cvc);
     if (incomplete) {
-      setError(incomplete);
+      setError(incomplete.message);
+      setInvalid(incomplete.field);
+      form.current?.querySelector<HTMLInputElement>(`[name="${incomplete.field}"]`)?.focus();
       return;
     }
     setBusy(true);
@@ -70,8 +84,18 @@ export default function TestCardForm({ createIntent, confirm, amountLabel }: Car
   };
 
   return (
-    <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-3" aria-label="Card payment">
-      <div role="note" className="badge h-auto badge-warning py-1 text-left whitespace-normal" data-testid="test-mode">
+    <form
+      ref={form}
+      noValidate
+      onSubmit={(e) => void submit(e)}
+      className="flex flex-col gap-3"
+      aria-label="Card payment"
+    >
+      <div
+        role="note"
+        className="badge h-auto border-amber-300 bg-amber-100 py-1 text-left whitespace-normal text-amber-900"
+        data-testid="test-mode"
+      >
         Test mode — use 4242 4242 4242 4242
       </div>
       <label className="form-control w-full">
@@ -79,6 +103,7 @@ export default function TestCardForm({ createIntent, confirm, amountLabel }: Car
         <input
           className="input w-full font-mono"
           name="cardNumber"
+          {...fieldAria('cardNumber')}
           inputMode="numeric"
           autoComplete="cc-number"
           placeholder="4242 4242 4242 4242"
@@ -92,6 +117,7 @@ export default function TestCardForm({ createIntent, confirm, amountLabel }: Car
           <input
             className="input w-full font-mono"
             name="cardExpiry"
+            {...fieldAria('cardExpiry')}
             inputMode="numeric"
             autoComplete="cc-exp"
             placeholder="MM/YY"
@@ -104,6 +130,7 @@ export default function TestCardForm({ createIntent, confirm, amountLabel }: Car
           <input
             className="input w-full font-mono"
             name="cardCvc"
+            {...fieldAria('cardCvc')}
             inputMode="numeric"
             autoComplete="cc-csc"
             placeholder="123"
@@ -116,7 +143,7 @@ export default function TestCardForm({ createIntent, confirm, amountLabel }: Car
         Pay {amountLabel}
       </BusyButton>
       {error && (
-        <p role="alert" className="text-sm text-red-600" data-testid="payment-error">
+        <p id={errorId} role="alert" className="text-sm text-red-600" data-testid="payment-error">
           {error}
         </p>
       )}

@@ -53,7 +53,7 @@ export default function PortfolioPage() {
           </div>
         </div>
         <div>
-          <p className="text-sm font-semibold tracking-[0.2em] text-primary uppercase">Portfolio</p>
+          <p className="text-sm font-semibold tracking-[0.2em] text-red-700 uppercase">Portfolio</p>
           <h1 id="intro-title" className="mt-2 text-4xl font-extrabold sm:text-5xl">
             Hi, I build fast, friendly web apps
           </h1>
@@ -89,7 +89,7 @@ export default function PortfolioPage() {
                   <li key={skill.name}>
                     <div className="mb-1 flex justify-between text-sm font-medium">
                       <span id={id}>{skill.name}</span>
-                      <span className="text-gray-500">{skill.level}%</span>
+                      <span className="text-gray-600">{skill.level}%</span>
                     </div>
                     <progress
                       className="progress progress-primary h-3 w-full"
@@ -116,7 +116,7 @@ export default function PortfolioPage() {
             <dl className="grid gap-3">
               {facts.map((f) => (
                 <div key={f.label} className="flex flex-col rounded-field bg-white/5 px-4 py-2">
-                  <dt className="text-xs tracking-wide text-neutral-content/60 uppercase">{f.label}</dt>
+                  <dt className="text-xs tracking-wide text-neutral-content/80 uppercase">{f.label}</dt>
                   <dd className="font-semibold">{f.value}</dd>
                 </div>
               ))}

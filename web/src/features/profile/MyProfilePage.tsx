@@ -1,8 +1,8 @@
 import { profileSchema } from '@partsyard/common';
-import { Form, Formik, type FormikHelpers } from 'formik';
+import { Formik, type FormikHelpers } from 'formik';
 import { useState, type ReactNode } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { FormField } from '../../components/FormField';
+import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { defaultAvatar } from '../../components/Header';
 import { Spinner } from '../../components/Spinner';
 import { MeDocument, useMeQuery, useUpdateProfileMutation, type MeQuery } from '../../generated/graphql';
@@ -21,8 +21,11 @@ interface ProfileValues {
 function ProfileLine({ label, value, placeholder }: { label: string; value: ReactNode; placeholder: string }) {
   return (
     <div className="flex flex-col gap-1 border-b border-base-200 py-3 sm:flex-row sm:gap-4">
-      <dt className="w-32 shrink-0 font-semibold text-gray-600">{label}</dt>
-      <dd className="break-all">{value || <span className="text-gray-400 italic">{placeholder}</span>}</dd>
+      <dt className="w-32 shrink-0 font-semibold text-gray-700">{label}</dt>
+      {/* Long words (an email, an address) wrap where they must, not at every letter. */}
+      <dd className="min-w-0 [overflow-wrap:anywhere]">
+        {value || <span className="text-gray-600 italic">{placeholder}</span>}
+      </dd>
     </div>
   );
 }
@@ -91,7 +94,7 @@ export default function MyProfilePage() {
                 />
               </div>
             </div>
-            <h2 className="text-2xl font-bold">Hello, {name}</h2>
+            <h2 className="text-2xl font-bold [overflow-wrap:anywhere]">Hello, {name}</h2>
           </div>
           <dl>
             <ProfileLine label="Full Name" value={name} placeholder="Please provide your name" />
@@ -134,7 +137,7 @@ export default function MyProfilePage() {
               onSubmit={submit}
             >
               {({ isSubmitting }) => (
-                <Form noValidate className="grid gap-3 sm:grid-cols-2">
+                <ShopForm className="grid gap-3 sm:grid-cols-2">
                   <FormField name="phone" label="Phone" type="tel" autoComplete="tel" />
                   <FormField name="education" label="Education" />
                   <FormField name="location" label="Location" autoComplete="address-level2" />
@@ -147,7 +150,7 @@ export default function MyProfilePage() {
                   <BusyButton className="btn btn-primary sm:col-span-2" busy={isSubmitting}>
                     Update Info
                   </BusyButton>
-                </Form>
+                </ShopForm>
               )}
             </Formik>
           </div>

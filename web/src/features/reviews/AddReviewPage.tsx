@@ -38,7 +38,7 @@ export default function AddReviewPage() {
                   Add a review
                 </Link>
               ) : (
-                <span className="text-sm text-gray-500">This part is no longer sold</span>
+                <span className="text-sm text-gray-700">This part is no longer sold</span>
               )}
             </li>
           ))}

@@ -1,9 +1,9 @@
 import { formatDollars, reviewSchema } from '@partsyard/common';
-import { Form, Formik, type FormikHelpers } from 'formik';
+import { Formik, type FormikHelpers } from 'formik';
 import { useMemo } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { useParams } from 'react-router-dom';
-import { FormField } from '../../components/FormField';
+import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { PartNotFound, ShoppingFact, ShoppingPartSummary } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
 import { useAddReviewMutation, usePartQuery } from '../../generated/graphql';
@@ -66,7 +66,7 @@ export default function ReviewPage() {
             onSubmit={submit}
           >
             {({ isSubmitting }) => (
-              <Form noValidate className="flex flex-col gap-3">
+              <ShopForm className="flex flex-col gap-3">
                 <div className="grid gap-3 sm:grid-cols-2">
                   <FormField name="name" label="Name" readOnly />
                   <FormField name="email" label="Email" type="email" readOnly />
@@ -75,7 +75,7 @@ export default function ReviewPage() {
                 <BusyButton className="btn btn-primary mt-2" busy={isSubmitting}>
                   Add Review
                 </BusyButton>
-              </Form>
+              </ShopForm>
             )}
           </Formik>
         </div>

@@ -1,7 +1,7 @@
 import { contactSchema } from '@partsyard/common';
-import { Form, Formik, type FormikHelpers } from 'formik';
+import { Formik, type FormikHelpers } from 'formik';
 import { toast } from 'react-hot-toast/headless';
-import { FormField } from '../../../components/FormField';
+import { FormField, ShopForm } from '../../../components/form/ShopForm';
 import { useSendContactMessageMutation } from '../../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../../lib/apollo';
 import { BusyButton } from '../../../components/BusyButton';
@@ -40,7 +40,7 @@ export default function ContactForm() {
   return (
     <Formik initialValues={emptyContact} validationSchema={contactSchema} onSubmit={submit}>
       {({ isSubmitting }) => (
-        <Form noValidate aria-label="Contact form" className="grid gap-4 sm:grid-cols-2">
+        <ShopForm aria-label="Contact form" className="grid gap-4 sm:grid-cols-2">
           <FormField name="firstName" label="First Name" autoComplete="given-name" />
           <FormField name="lastName" label="Last Name" autoComplete="family-name" />
           <FormField name="phone" label="Phone" autoComplete="tel" />
@@ -53,7 +53,7 @@ export default function ContactForm() {
               Send Message
             </BusyButton>
           </div>
-        </Form>
+        </ShopForm>
       )}
     </Formik>
   );

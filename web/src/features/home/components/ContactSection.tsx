@@ -41,7 +41,7 @@ export function ContactSection() {
     <section id="contact" aria-labelledby="contact-title" className="bg-base-200 py-16">
       <div className="mx-auto grid max-w-7xl gap-10 px-4 lg:grid-cols-5">
         <div className="lg:col-span-2">
-          <p className="text-sm font-semibold tracking-[0.2em] text-primary uppercase">Contact</p>
+          <p className="text-sm font-semibold tracking-[0.2em] text-red-700 uppercase">Contact</p>
           <h2 id="contact-title" className="mt-2 text-3xl font-extrabold sm:text-4xl">
             Leave us a message
           </h2>
@@ -56,7 +56,7 @@ export function ContactSection() {
                   {d.icon}
                 </span>
                 <span>
-                  <span className="block text-sm text-gray-500">{d.label}</span>
+                  <span className="block text-sm text-gray-700">{d.label}</span>
                   <span className="block font-semibold">{d.value}</span>
                 </span>
               </li>

@@ -28,7 +28,7 @@ function ReviewCard({ review }: { review: ReviewFieldsFragment }) {
           />
           <div className="min-w-0">
             <p className="truncate font-semibold">{review.name}</p>
-            <p className="truncate text-sm text-gray-500">{review.email}</p>
+            <p className="truncate text-sm text-gray-600">{review.email}</p>
           </div>
         </figcaption>
       </div>
@@ -75,7 +75,7 @@ export function ReviewsSlider({ reviews }: { reviews: ReviewFieldsFragment[] }) 
     <section aria-labelledby="reviews-title" className="bg-base-200 py-16">
       <div className="mx-auto max-w-7xl px-4">
         <div className="mb-10 text-center">
-          <p className="text-sm font-semibold tracking-[0.2em] text-primary uppercase">Testimonials</p>
+          <p className="text-sm font-semibold tracking-[0.2em] text-red-700 uppercase">Testimonials</p>
           <h2 id="reviews-title" className="mt-2 text-3xl font-extrabold sm:text-4xl">
             What the Clients Say
           </h2>

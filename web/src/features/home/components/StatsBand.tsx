@@ -91,7 +91,7 @@ function Counter({ stat, running }: { stat: Stat; running: boolean }) {
           {stat.suffix}
         </span>
       </p>
-      <p className="text-sm font-medium tracking-wide text-white/70 uppercase">{stat.label}</p>
+      <p className="text-sm font-medium tracking-wide text-white/80 uppercase">{stat.label}</p>
     </li>
   );
 }

@@ -1,0 +1,25 @@
+/** How each order status shows: a label and colours readable on white (WCAG AA). A badge, never a button. */
+const looks: Record<string, { label: string; className: string; title: string }> = {
+  UNPAID: { label: 'Pending', className: 'border-amber-300 bg-amber-100 text-amber-900', title: 'Not paid yet' },
+  PAID: { label: 'Paid', className: 'border-green-300 bg-green-100 text-green-900', title: 'Paid, not shipped yet' },
+  SHIPPED: { label: 'Shipped', className: 'border-sky-300 bg-sky-100 text-sky-900', title: 'Paid and sent out' },
+  EXPIRED: {
+    label: 'Expired',
+    className: 'border-gray-300 bg-gray-200 text-gray-800',
+    title: 'Not paid in time: its stock went back on sale',
+  },
+};
+
+/** An order's status as a badge (Pending, Paid, Shipped, Expired). */
+export function OrderStatusBadge({ status }: { status: string }) {
+  const look = looks[status] ?? { label: status, className: 'border-gray-300 bg-gray-100 text-gray-800', title: '' };
+  return (
+    <span className={`badge whitespace-nowrap ${look.className}`} title={look.title || undefined}>
+      {look.label}
+    </span>
+  );
+}
+
+/** When an order was placed, as a date (Nov 23, 2026). */
+export const orderDate = (iso: string): string =>
+  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
