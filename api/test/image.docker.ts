@@ -187,7 +187,7 @@ describe('the production image, built by Docker from a clean clone of HEAD', () 
     figures['image'] = `${mb(imageBytes).toFixed(0)} MB`;
     figures['base image'] = `${mb(baseBytes).toFixed(0)} MB`;
     figures['the app’s layers (image less base)'] = `${appMb.toFixed(1)} MB (budget ${appLayersBudgetMb} MB)`;
-    const layers = docker(['history', '--format', '{{.Size}}\t{{.CreatedBy}}', tag]).out;
+    const layers = docker(['history', '--no-trunc', '--format', '{{.Size}}\t{{.CreatedBy}}', tag]).out;
     const copied = layers
       .split('\n')
       .filter((l) => l.includes(' COPY '))
@@ -363,7 +363,8 @@ describe('the production image, built by Docker from a clean clone of HEAD', () 
       await new Promise((r) => setTimeout(r, 300));
       const sentAt = Date.now();
       load.signalled();
-      docker(['stop', container], { timeoutMs: 30_000 });
+      // Not spawnSync: the clients live in this process and must go on while docker stop waits.
+      await runLogged('docker', ['stop', container], { cwd: work, log: path.join(work, 'stop.log') });
       const report = await load.finish();
       const after = state();
       const took = Date.parse(after.FinishedAt) - sentAt;

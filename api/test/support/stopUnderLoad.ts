@@ -187,11 +187,15 @@ export function startLoad(
 export function describeLoad(report: LoadReport): string {
   const byKind = new Map<string, number>();
   for (const o of report.outcomes) byKind.set(o.kind, (byKind.get(o.kind) ?? 0) + 1);
+  const refusals = new Map<string, number>();
+  for (const o of report.outcomes.filter((o) => !o.accepted))
+    refusals.set(o.error ?? '?', (refusals.get(o.error ?? '?') ?? 0) + 1);
   return (
     `${report.outcomes.length} requests (${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}): ` +
     `${report.answered} answered, ${report.answeredAfterSignal} of them accepted before the signal and answered after it, ` +
     `${report.serverErrors.length} 5xx, ${report.acceptedButLost.length} accepted but not answered ` +
-    `${JSON.stringify(report.acceptedButLost.slice(0, 5))}, ${report.notAccepted} refused before the server read them`
+    `${JSON.stringify(report.acceptedButLost.slice(0, 5))}, ${report.notAccepted} refused before the server read them ` +
+    `(${[...refusals].map(([code, n]) => `${code} ${n}`).join(', ')})`
   );
 }
 
