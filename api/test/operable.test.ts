@@ -57,7 +57,7 @@ describe('graceful shutdown', () => {
     await closed;
   });
 
-  it('drops idle keep-alive connections at once, answers a request that was on its way, and does not wait for a silent connection', async () => {
+  it('drops idle keep-alive connections at once, answers a request that was on its way (readiness: 503), and does not wait for a silent connection', async () => {
     const server = await startServer(testConfig());
     const open = () =>
       new Promise<Socket>((resolve, reject) => {
@@ -83,11 +83,13 @@ describe('graceful shutdown', () => {
 
     const t0 = Date.now();
     const closed = server.close({ graceMs: 8_000 });
-    late.write('GET /healthz HTTP/1.1\r\nHost: shop\r\n\r\n');
+    // A load balancer's readiness probe on that connection: not ready, from the first moment.
+    late.write('GET /readyz HTTP/1.1\r\nHost: shop\r\n\r\n');
     expect((await keptAliveClosed) - t0).toBeLessThan(300);
     await lateClosed;
-    expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(answer).toMatch(/^HTTP\/1\.1 503 Service Unavailable/);
     expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(answer).toContain('"status":"stopping"');
     expect((await silentClosed) - t0).toBeLessThan(1_000);
     await closed;
     expect(Date.now() - t0).toBeLessThan(1_500);
