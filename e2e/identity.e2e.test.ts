@@ -52,6 +52,10 @@ describe('identity in a browser', () => {
     await admin.page.reload();
     const riderRow = row(admin.page, email);
     await riderRow.getByRole('button', { name: 'Make Admin' }).click();
+    await admin.page
+      .getByRole('dialog', { name: 'Make this user an admin?' })
+      .getByRole('button', { name: 'Make admin' })
+      .click();
     await admin.page.getByText(`Made ${email} an admin.`).waitFor();
     await riderRow.getByRole('button', { name: 'Remove admin' }).click();
     const dialog = admin.page.getByRole('dialog', { name: 'Remove admin rights?' });
@@ -76,14 +80,14 @@ describe('identity in a browser', () => {
         path,
         csp: expect.stringContaining("script-src 'self'"),
       });
-      await page.getByText(text).first().waitFor();
+      await page.locator('main').getByText(text).first().waitFor();
       visited.push(path);
     };
 
     const visitor = await shop.newPage();
     for (const [path, text] of [
       ['/', 'Popular Moto Parts'],
-      ['/parts', 'Parts'],
+      ['/parts', 'All Parts'],
       ['/portfolio', 'Portfolio'],
       ['/blog', 'Blog'],
       ['/login', 'Continue With Google'],

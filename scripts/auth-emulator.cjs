@@ -2,12 +2,16 @@
 // and by the test harness, so both run the same identity provider the same way.
 const { spawn } = require('node:child_process');
 const http = require('node:http');
-const { mkdtempSync, writeFileSync, existsSync, mkdirSync, rmSync } = require('node:fs');
+const net = require('node:net');
+const { mkdtempSync, writeFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const root = path.resolve(__dirname, '..');
-const firebaseBin = path.join(root, 'node_modules', '.bin', 'firebase');
+const firebaseTools = path.dirname(require.resolve('firebase-tools/package.json'));
+const firebaseCli = path.join(firebaseTools, require('firebase-tools/package.json').bin.firebase);
+const exitWithParent = path.join(__dirname, 'exit-with-parent.cjs');
+/** Every emulator started here keeps its private config in a directory named so (see describePortHolder). */
+const workDirPrefix = 'partsyard-auth-';
 
 /** One GET on a connection of its own that is closed after it, so no idle keep-alive socket is left to reuse. */
 function get(url) {
@@ -21,7 +25,82 @@ function get(url) {
   });
 }
 
-const answers = (url) => get(url);
+/** Whether nothing listens on 127.0.0.1:port (the emulator binds there). */
+function portFree(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+const readProc = (pid, file) => {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+const commandLine = (pid) => readProc(pid, 'cmdline')?.split('\0').filter(Boolean).join(' ');
+/** The parent's pid, from /proc/<pid>/stat ("pid (name) state ppid ..."; the name may hold spaces). */
+const parentOf = (pid) => Number(readProc(pid, 'stat')?.split(') ')[1]?.split(' ')[1]) || undefined;
+
+/**
+ * Who holds `port`, when it is one of our emulators (Linux: found through /proc): the emulator's pid and its
+ * launcher's, or undefined. Ours are those whose --config lives in a `partsyard-auth-` directory.
+ */
+function findOurEmulator(port) {
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    const args = readProc(pid, 'cmdline')?.split('\0') ?? [];
+    const config = args[args.indexOf('--config') + 1];
+    if (!args.includes('emulators:start') || !config || !path.basename(path.dirname(config)).startsWith(workDirPrefix))
+      continue;
+    let emulators;
+    try {
+      emulators = JSON.parse(readFileSync(config, 'utf8')).emulators;
+    } catch {
+      continue;
+    }
+    const ports = [emulators?.auth?.port, emulators?.hub?.port, emulators?.logging?.port];
+    if (!ports.includes(port)) continue;
+    // Orphans are adopted by pid 1 or a subreaper (systemd, tini): only a node parent can be our launcher.
+    const parent = parentOf(pid);
+    const parentCommand = parent && parent !== 1 ? commandLine(parent) : undefined;
+    if (parentCommand && !/\bnode\b/.test(parentCommand.split(' ')[0]))
+      return { pid: Number(pid), launcher: undefined };
+    return { pid: Number(pid), launcher: parentCommand ? { pid: parent, command: parentCommand } : undefined };
+  }
+  return undefined;
+}
+
+/** Why `port` cannot be used, naming the process that holds it and how to stop it when it is one of ours. */
+function describePortHolder(port) {
+  const ours = findOurEmulator(port);
+  if (!ours) {
+    return (
+      `Port ${port} is already in use by another program` +
+      (process.platform === 'linux' ? ' (not a PartsYard auth emulator)' : ': is another PartsYard running?') +
+      `; stop it (\`lsof -i :${port}\` or \`fuser ${port}/tcp\` names it), or choose other ports.`
+    );
+  }
+  if (ours.launcher) {
+    return (
+      `Port ${port} is held by PartsYard's auth emulator (pid ${ours.pid}), started by pid ${ours.launcher.pid} ` +
+      `(${ours.launcher.command.slice(0, 120)}), which is still running: stop that one first (Ctrl-C where it runs, ` +
+      `or \`kill ${ours.launcher.pid}\`), or choose other ports.`
+    );
+  }
+  return (
+    `Port ${port} is held by a stale PartsYard auth emulator (pid ${ours.pid}): the start that launched it is gone. ` +
+    `Stop it with \`kill ${ours.pid}\` (it saves its accounts and exits), then start again.`
+  );
+}
 
 async function waitUntilReady(url, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
@@ -35,26 +114,28 @@ async function waitUntilReady(url, child, timeoutMs) {
 
 /**
  * @param {{ port?: number, hubPort?: number, loggingPort?: number, projectId?: string,
- *           dataDir?: string, quiet?: boolean, timeoutMs?: number }} options
+ *           dataDir?: string, quiet?: boolean, timeoutMs?: number, exitWithParent?: boolean }} options
  *   dataDir: users are imported from and exported to it (kept across restarts).
- * @returns {Promise<{ host: string, projectId: string, stop: () => Promise<void> }>}
+ *   exitWithParent (default true): the emulator stops when this process is gone, even killed with SIGKILL.
+ *   false leaves it running after this process, as older versions did (the tests make a stale one so).
+ * @returns {Promise<{ host: string, projectId: string, pid: number, stop: () => Promise<void> }>}
  */
 async function startAuthEmulator(options = {}) {
   const port = options.port ?? 9099;
-  if (await answers(`http://127.0.0.1:${port}/`)) {
-    throw new Error(`Port ${port} is already in use: is another PartsYard or auth emulator running?`);
-  }
+  const hubPort = options.hubPort ?? 4400;
+  const loggingPort = options.loggingPort ?? 4500;
+  for (const p of [port, hubPort, loggingPort]) if (!(await portFree(p))) throw new Error(describePortHolder(p));
   const projectId = options.projectId ?? 'demo-partsyard';
   // A private config, so that tests can run beside a running shop on other ports.
-  const workDir = mkdtempSync(path.join(os.tmpdir(), 'partsyard-auth-'));
+  const workDir = mkdtempSync(path.join(os.tmpdir(), workDirPrefix));
   const configFile = path.join(workDir, 'firebase.json');
   writeFileSync(
     configFile,
     JSON.stringify({
       emulators: {
         auth: { host: '127.0.0.1', port },
-        hub: { host: '127.0.0.1', port: options.hubPort ?? 4400 },
-        logging: { host: '127.0.0.1', port: options.loggingPort ?? 4500 },
+        hub: { host: '127.0.0.1', port: hubPort },
+        logging: { host: '127.0.0.1', port: loggingPort },
         ui: { enabled: false },
         singleProjectMode: true,
       },
@@ -66,18 +147,28 @@ async function startAuthEmulator(options = {}) {
     if (existsSync(path.join(options.dataDir, 'firebase-export-metadata.json'))) args.push('--import', options.dataDir);
     args.push('--export-on-exit', options.dataDir);
   }
-  const child = spawn(firebaseBin, args, {
-    cwd: workDir,
-    stdio: options.quiet ? 'ignore' : ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: '' },
-    // Its own process group: a Ctrl-C in the terminal reaches only our launcher, which stops it once, cleanly.
-    detached: true,
-  });
+  const exitsWithParent = options.exitWithParent ?? true;
+  const output = options.quiet ? 'ignore' : 'inherit';
+  const child = spawn(
+    process.execPath,
+    [...(exitsWithParent ? ['--require', exitWithParent] : []), firebaseCli, ...args],
+    {
+      cwd: workDir,
+      // fd 3: the pipe scripts/exit-with-parent.cjs watches, so the emulator never outlives this process.
+      stdio: ['ignore', output, output, ...(exitsWithParent ? ['pipe'] : [])],
+      env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: '' },
+      // Its own process group: a Ctrl-C in the terminal reaches only our launcher, which stops it once, cleanly
+      // (a second signal soon after the first makes the emulator quit without saving its accounts).
+      detached: true,
+    },
+  );
+  if (!exitsWithParent) child.unref();
   const host = `127.0.0.1:${port}`;
   await waitUntilReady(`http://${host}/`, child, options.timeoutMs ?? 90_000);
   return {
     host,
     projectId,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         // The private config goes with the emulator (the users live in dataDir, not here).
@@ -85,7 +176,7 @@ async function startAuthEmulator(options = {}) {
           rmSync(workDir, { recursive: true, force: true });
           resolve();
         };
-        if (child.exitCode !== null) return done();
+        if (child.exitCode !== null || child.signalCode !== null) return done();
         child.once('exit', done);
         // SIGINT lets the emulator export its users before it exits.
         child.kill('SIGINT');

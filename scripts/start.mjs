@@ -1,6 +1,13 @@
 // `npm start`: the shop on its embedded defaults. Starts the Firebase Auth Emulator (users kept under
 // .data/auth), then the API on PGlite (.data/pg) serving the built web app on http://localhost:4000.
 // Ctrl-C stops both; the next start keeps the data and the accounts.
+//
+// Stopping: the API runs as `node --import tsx api/src/main.ts`, one process that handles SIGINT and SIGTERM
+// itself (it finishes the requests in flight, then exits), in this launcher's process group: a Ctrl-C reaches it
+// directly. A SIGTERM or SIGINT sent to this launcher alone (a supervisor, `npm start`'s own npm) is passed on
+// once, never followed by a kill. Once the API has exited, the emulator is stopped, then the launcher exits
+// with the API's code. Both children watch this process through a pipe (scripts/exit-with-parent.cjs):
+// if the launcher dies in any way, even SIGKILL, they stop by themselves.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -25,35 +32,47 @@ if (!production && !env.FIREBASE_AUTH_EMULATOR_HOST) {
       hubPort: port('AUTH_EMULATOR_HUB_PORT', 4400),
       loggingPort: port('AUTH_EMULATOR_LOGGING_PORT', 4500),
       dataDir: path.join(dataDir, 'auth'),
+      // The project whose ID tokens the API accepts (api/src/config.ts defaults it to demo-partsyard too).
+      projectId: env.FIREBASE_PROJECT_ID || 'demo-partsyard',
     });
   } catch (error) {
     console.error(error.message);
+    console.error('Other ports: set AUTH_EMULATOR_PORT, AUTH_EMULATOR_HUB_PORT, AUTH_EMULATOR_LOGGING_PORT.');
     process.exit(1);
   }
 }
 
 const api = spawn(
   process.execPath,
-  [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'api', 'src', 'main.ts')],
+  [
+    '--require',
+    path.join(root, 'scripts', 'exit-with-parent.cjs'),
+    '--import',
+    'tsx',
+    path.join('api', 'src', 'main.ts'),
+  ],
   {
     cwd: root,
-    stdio: 'inherit',
+    // fd 3: the pipe the API watches to stop with this launcher (scripts/exit-with-parent.cjs).
+    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
     env: emulator ? { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: emulator.host } : process.env,
-    detached: true,
   },
 );
 
 let stopping = false;
-async function stop(code) {
+const apiExited = new Promise((resolve) => api.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+async function stop() {
   if (stopping) return;
   stopping = true;
-  if (api.exitCode === null) {
-    api.kill('SIGTERM');
-    await new Promise((resolve) => api.once('exit', resolve));
-  }
+  const code = await apiExited;
   if (emulator) await emulator.stop();
   process.exit(code);
 }
-process.on('SIGINT', () => void stop(0));
-process.on('SIGTERM', () => void stop(0));
-api.on('exit', (code) => void stop(code ?? 0));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    // Passed on once; the API ignores a second signal (a Ctrl-C reaches both) and stops in its own time.
+    if (!stopping && api.exitCode === null && api.signalCode === null) api.kill('SIGTERM');
+    void stop();
+  });
+}
+void apiExited.then(() => stop());

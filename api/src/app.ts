@@ -105,6 +105,9 @@ export async function createApp({
     csrfPrevention: true,
     allowBatchedHttpRequests: true, // at most queryLimits.maxBatch operations: refuseLargeBatches
     parseOptions: { maxTokens: queryLimits.maxTokens },
+    // Our own shutdown (api/src/main.ts, RunningServer.close) stops Apollo once the HTTP server has drained:
+    // Apollo's own signal handler would stop GraphQL at the signal, failing the operations in flight.
+    stopOnTerminationSignals: false,
     // The playground must work offline; Apollo's default landing page loads from a CDN.
     plugins: [
       ApolloServerPluginLandingPageDisabled(),

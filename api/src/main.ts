@@ -41,8 +41,11 @@ async function main() {
     stopping = true;
     logger.info(`${signal}: finishing requests in flight, then stopping`);
     // close() cuts requests still running after the grace period; this is the last resort if closing hangs.
-    const timer = setTimeout(() => process.exit(1), shutdownGraceMs + 5_000);
-    timer.unref();
+    // It is not unref'd: a stop that never finishes must end here, loudly, not whenever the last timer does.
+    setTimeout(() => {
+      logger.error('stopping did not finish in time: exiting anyway');
+      process.exit(1);
+    }, shutdownGraceMs + 1_500);
     await server.close({ graceMs: shutdownGraceMs });
     logger.info('stopped');
     process.exit(0);

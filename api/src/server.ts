@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { createApp } from './app';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
@@ -26,6 +27,12 @@ export interface RunningServer {
    */
   close(options?: { graceMs?: number }): Promise<void>;
 }
+
+/**
+ * While stopping, how long a connection accepted before the stop may take to send its first byte (a client
+ * sends its request at once; a browser's speculative connection may never).
+ */
+const firstRequestWaitMs = 500;
 
 /** Composes the shop from its configuration: database, identity, gateway, services, HTTP. */
 export async function startServer(
@@ -65,6 +72,20 @@ export async function startServer(
   const port = typeof address === 'object' && address ? address.port : config.port;
   let closing: Promise<void> | undefined;
 
+  // While stopping, Node closes kept-alive connections idle between requests, but keeps one that has sent
+  // nothing yet open until the grace period ends (a browser's speculative connection, a TCP health check held
+  // the stop 8 s): such a connection gets firstRequestWaitMs from its acceptance to send its first byte.
+  const accepted = new Map<Socket, number>();
+  server.on('connection', (socket: Socket) => {
+    accepted.set(socket, Date.now());
+    socket.once('close', () => accepted.delete(socket));
+  });
+  const closeIdleConnections = () => {
+    server.closeIdleConnections();
+    const now = Date.now();
+    for (const [socket, at] of accepted) if (socket.bytesRead === 0 && now - at > firstRequestWaitMs) socket.destroy();
+  };
+
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -75,14 +96,16 @@ export async function startServer(
     async close({ graceMs = 10_000 } = {}) {
       if (closing) return closing;
       beginShutdown();
+      // No sweep starts from here on; one in progress finishes before the database closes.
+      const sweepsStopped = sweeps.stop();
       closing = (async () => {
         await new Promise<void>((resolve) => {
           // No new connections from here on; `close` calls back once every open connection has ended.
           server.close(() => resolve());
           // Kept-alive connections with no request in flight end now; busy ones end after their answer
-          // (the app answers with `Connection: close` while stopping).
-          server.closeIdleConnections();
-          const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+          // (the app answers with `Connection: close` while stopping), silent ones after firstRequestWaitMs.
+          closeIdleConnections();
+          const idleSweep = setInterval(closeIdleConnections, 100);
           const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
           idleSweep.unref();
           deadline.unref();
@@ -92,7 +115,7 @@ export async function startServer(
           });
         });
         await stop();
-        await sweeps.stop();
+        await sweepsStopped;
         await identity.close();
         await database.close();
       })();

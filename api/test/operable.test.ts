@@ -1,5 +1,6 @@
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -54,6 +55,44 @@ describe('graceful shutdown', () => {
     expect(await answer.json()).toEqual({ status: 'ready' });
     expect(answer.headers.get('connection')).toBe('close');
     await closed;
+  });
+
+  it('drops idle keep-alive connections at once, answers a request that was on its way (readiness: 503), and does not wait for a silent connection', async () => {
+    const server = await startServer(testConfig());
+    const open = () =>
+      new Promise<Socket>((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1', () => resolve(socket));
+        socket.on('error', reject);
+      });
+    const closedAt = (socket: Socket) =>
+      new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+    // A kept-alive connection, idle after its answer.
+    const keptAlive = await open();
+    keptAlive.write('GET /healthz HTTP/1.1\r\nHost: shop\r\n\r\n');
+    await new Promise((resolve) => keptAlive.once('data', resolve));
+    const keptAliveClosed = closedAt(keptAlive);
+    // A connection whose request is on its way (sent just after the stop begins).
+    const late = await open();
+    let answer = '';
+    late.on('data', (d: Buffer) => (answer += d.toString('utf8')));
+    const lateClosed = closedAt(late);
+    // A connection that never sends anything (a browser's speculative connection, a TCP health check).
+    const silent = await open();
+    const silentClosed = closedAt(silent);
+    await new Promise((r) => setTimeout(r, 100));
+
+    const t0 = Date.now();
+    const closed = server.close({ graceMs: 8_000 });
+    // A load balancer's readiness probe on that connection: not ready, from the first moment.
+    late.write('GET /readyz HTTP/1.1\r\nHost: shop\r\n\r\n');
+    expect((await keptAliveClosed) - t0).toBeLessThan(300);
+    await lateClosed;
+    expect(answer).toMatch(/^HTTP\/1\.1 503 Service Unavailable/);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(answer).toContain('"status":"stopping"');
+    expect((await silentClosed) - t0).toBeLessThan(1_000);
+    await closed;
+    expect(Date.now() - t0).toBeLessThan(1_500);
   });
 
   it('cuts a request that outlives the grace period', async () => {
