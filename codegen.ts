@@ -25,7 +25,7 @@ const config: CodegenConfig = {
         enumsAsTypes: true,
         enumValues: {
           Role: { ADMIN: 'admin', CUSTOMER: 'customer' },
-          OrderStatus: { UNPAID: 'unpaid', PAID: 'paid', SHIPPED: 'shipped' },
+          OrderStatus: { UNPAID: 'unpaid', PAID: 'paid', SHIPPED: 'shipped', EXPIRED: 'expired' },
           PaymentMode: { TEST: 'test', STRIPE: 'stripe' },
         },
         mappers: {

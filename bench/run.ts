@@ -283,6 +283,9 @@ async function main(): Promise<void> {
         ordersPerUser: null,
         ordersPerAddress: null,
       },
+      // Each racer places ~20 orders; the production cap would refuse them past 10. The sweeps run as in production.
+      orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 1000 },
+      sweepIntervalMs: 15_000,
     };
     const opened = await openDatabase(database);
     const db = opened.db;

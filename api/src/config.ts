@@ -50,7 +50,26 @@ export interface Config {
   corsOrigins: string[];
   /** Attempts allowed per caller and window (api/src/http/rateLimit.ts); null turns a rule off. */
   rateLimits: RateLimits;
+  orders: OrderLimits;
+  /**
+   * How often this process runs the database sweeps (expiring unpaid orders, reconciling payment intents):
+   * a timer that only triggers statements safe to run on any number of replicas at once. Null: no timer
+   * (the tests run the sweeps themselves).
+   */
+  sweepIntervalMs: number | null;
 }
+
+/** What one customer's unpaid orders may hold (issue 11: stock cannot be held hostage). */
+export interface OrderLimits {
+  /** How long an unpaid order holds its stock; then it expires and the stock goes back on sale. */
+  unpaidExpiryMs: number;
+  /** How many unpaid orders one customer may hold at once. */
+  unpaidPerCustomer: number;
+}
+
+export const defaultOrderLimits: OrderLimits = { unpaidExpiryMs: 60 * 60_000, unpaidPerCustomer: 10 };
+/** The sweeps' default period: expired stock is back within this (plus the sweep's own run time). */
+export const defaultSweepIntervalMs = 15_000;
 
 /** At most `max` attempts per key in each window of `windowMs`. */
 export interface RateLimitRule {
@@ -138,6 +157,41 @@ function parseRateLimit(
   if (max >= 1 && windowMs >= 1000) return { max, windowMs };
   problems.push(`${name} must be attempts per window like 30/10m (window in s, m or h), or off; got "${value}"`);
   return fallback;
+}
+
+/**
+ * A duration setting in milliseconds, written as parseDurationSeconds reads it (`90s`, `30m`, `24h`, `2d`, or
+ * whole seconds), between `min` and `max` milliseconds.
+ */
+function parseDuration(
+  name: string,
+  value: string | undefined,
+  bounds: { fallback: number; min: number; max: number; range: string },
+  problems: string[],
+): number {
+  if (!value?.trim()) return bounds.fallback;
+  const seconds = parseDurationSeconds(value);
+  const ms = seconds === null ? NaN : seconds * 1000;
+  if (ms >= bounds.min && ms <= bounds.max) return ms;
+  problems.push(
+    `${name} must be a duration like 90s, 30m or 24h (or whole seconds) from ${bounds.range}, got "${value}"`,
+  );
+  return bounds.fallback;
+}
+
+/** A whole number setting between `min` and `max`. */
+function parseCount(
+  name: string,
+  value: string | undefined,
+  bounds: { fallback: number; min: number; max: number },
+  problems: string[],
+): number {
+  const v = value?.trim();
+  if (!v) return bounds.fallback;
+  const n = /^\d{1,9}$/.test(v) ? Number(v) : NaN;
+  if (n >= bounds.min && n <= bounds.max) return n;
+  problems.push(`${name} must be a whole number from ${bounds.min} to ${bounds.max}, got "${value}"`);
+  return bounds.fallback;
 }
 
 function splitList(value: string | undefined): string[] {
@@ -320,6 +374,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
   };
 
+  const orders: OrderLimits = {
+    unpaidExpiryMs: parseDuration(
+      'UNPAID_ORDER_EXPIRY',
+      env.UNPAID_ORDER_EXPIRY,
+      { fallback: defaultOrderLimits.unpaidExpiryMs, min: 1000, max: 30 * 86_400_000, range: '1s to 30d' },
+      problems,
+    ),
+    unpaidPerCustomer: parseCount(
+      'UNPAID_ORDERS_PER_CUSTOMER',
+      env.UNPAID_ORDERS_PER_CUSTOMER,
+      { fallback: defaultOrderLimits.unpaidPerCustomer, min: 1, max: 1000 },
+      problems,
+    ),
+  };
+  // At most 30 s: expired stock must be back on sale within a minute of its expiry, whatever the sweep costs.
+  const sweepIntervalMs = parseDuration(
+    'SWEEP_INTERVAL',
+    env.SWEEP_INTERVAL,
+    { fallback: defaultSweepIntervalMs, min: 1000, max: 30_000, range: '1s to 30s' },
+    problems,
+  );
+
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -346,5 +422,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests,
     corsOrigins,
     rateLimits,
+    orders,
+    sweepIntervalMs,
   };
 }

@@ -2,13 +2,26 @@
 type Level = 'info' | 'warn' | 'error';
 
 let enabled = true;
+let events = true;
 
 export function setLogging(on: boolean): void {
   enabled = on;
 }
 
+/**
+ * Turns the info lines of business events (those with an `event` field: money events, expired orders) off or
+ * on; answers the previous setting. Only the test harness turns them off, to keep its output readable; warnings
+ * and errors are always written.
+ */
+export function setEventLogging(on: boolean): boolean {
+  const was = events;
+  events = on;
+  return was;
+}
+
 function write(level: Level, msg: string, fields: Record<string, unknown> = {}) {
   if (!enabled && level !== 'error') return;
+  if (!events && level === 'info' && 'event' in fields) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
   (level === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
 }

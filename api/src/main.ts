@@ -22,6 +22,9 @@ async function main() {
     database: server.database.kind,
     payments: config.stripe ? 'stripe' : 'test gateway',
     authEmulator: config.firebase.emulatorHost ?? null,
+    unpaidOrderExpirySeconds: config.orders.unpaidExpiryMs / 1000,
+    unpaidOrdersPerCustomer: config.orders.unpaidPerCustomer,
+    sweepIntervalSeconds: config.sweepIntervalMs === null ? null : config.sweepIntervalMs / 1000,
   });
 
   if (config.mode === 'production' && config.firebase.emulatorHost) {

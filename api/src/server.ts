@@ -11,6 +11,7 @@ import type { PaymentGateway } from './payments/paymentGateway';
 import { createStripeGateway } from './payments/stripeGateway';
 import { createTestGateway } from './payments/testGateway';
 import { createServices, type Services } from './services';
+import { startSweeps, type Sweeps } from './services/sweeps';
 
 export interface RunningServer {
   url: string;
@@ -18,6 +19,8 @@ export interface RunningServer {
   database: Database;
   services: Services;
   identity: Identity;
+  /** The expiry and reconciliation sweeps of this process (its timer runs them every SWEEP_INTERVAL). */
+  sweeps: Sweeps;
   /**
    * Stops taking connections, lets requests in flight finish (those still running after `graceMs`, default
    * 10 s, are cut), then closes the database.
@@ -54,9 +57,11 @@ export async function startServer(
     gateway,
     adminEmails: config.adminEmails,
     rateLimits,
+    orderLimits: config.orders,
   });
   if (config.seedDemo) await seedDemo(database.db, identity);
   await services.users.applyAdminEmails();
+  const sweeps = startSweeps(services, config.sweepIntervalMs);
 
   const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens });
   const server: Server = await new Promise((resolve, reject) => {
@@ -87,9 +92,12 @@ export async function startServer(
     database,
     services,
     identity,
+    sweeps,
     async close({ graceMs = 10_000 } = {}) {
       if (closing) return closing;
       beginShutdown();
+      // No sweep starts from here on; one in progress finishes before the database closes.
+      const sweepsStopped = sweeps.stop();
       closing = (async () => {
         await new Promise<void>((resolve) => {
           // No new connections from here on; `close` calls back once every open connection has ended.
@@ -107,6 +115,7 @@ export async function startServer(
           });
         });
         await stop();
+        await sweepsStopped;
         await identity.close();
         await database.close();
       })();

@@ -322,6 +322,48 @@ describe('configuration for production (DATABASE_URL set)', () => {
     });
   });
 
+  describe('unpaid orders and the sweeps', () => {
+    it('default to a one-hour reservation, 10 unpaid orders per customer, a sweep every 15 s', () => {
+      const config = loadConfig(production());
+      expect(config.orders).toEqual({ unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 10 });
+      expect(config.sweepIntervalMs).toBe(15_000);
+    });
+
+    it.each([
+      ['90s', 90_000],
+      ['30m', 1_800_000],
+      ['24h', 86_400_000],
+      ['2d', 172_800_000],
+      ['600', 600_000],
+      [' 45 M ', 2_700_000],
+    ])('UNPAID_ORDER_EXPIRY=%s is %d ms', (value, ms) => {
+      expect(loadConfig(production({ UNPAID_ORDER_EXPIRY: value })).orders.unpaidExpiryMs).toBe(ms);
+    });
+
+    it('durations jsonwebtoken would read (or read otherwise) are named, with the setting', () => {
+      const message = (value: string) =>
+        `UNPAID_ORDER_EXPIRY must be a duration like 90s, 30m or 24h (or whole seconds) from 1s to 30d, got "${value}"`;
+      for (const value of ['1.5h', '2 days', '100ms', '1w', 'an hour', '-5m', '0s', '31d', '1y'])
+        expect(problemsOf(production({ UNPAID_ORDER_EXPIRY: value }))).toEqual([message(value)]);
+    });
+
+    it('UNPAID_ORDERS_PER_CUSTOMER is a whole number from 1 to 1000', () => {
+      expect(loadConfig(production({ UNPAID_ORDERS_PER_CUSTOMER: '3' })).orders.unpaidPerCustomer).toBe(3);
+      for (const value of ['0', '-1', '2.5', 'ten', '1001'])
+        expect(problemsOf(production({ UNPAID_ORDERS_PER_CUSTOMER: value }))).toEqual([
+          `UNPAID_ORDERS_PER_CUSTOMER must be a whole number from 1 to 1000, got "${value}"`,
+        ]);
+    });
+
+    it('SWEEP_INTERVAL is a duration from 1s to 30s (expired stock is back within a minute)', () => {
+      expect(loadConfig(production({ SWEEP_INTERVAL: '5s' })).sweepIntervalMs).toBe(5000);
+      for (const value of ['0s', '1m', '45s', 'often'])
+        expect(problemsOf(production({ SWEEP_INTERVAL: value }))).toEqual([
+          `SWEEP_INTERVAL must be a duration like 90s, 30m or 24h (or whole seconds) from 1s to 30s, got "${value}"`,
+        ]);
+    });
+  });
+
   it('the demo seed (public passwords) is refused against real Firebase, allowed with an emulator', () => {
     expect(problemsOf(production({ SEED_DEMO: 'true' }))).toEqual([
       'SEED_DEMO=true needs an Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo passwords are public',

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Config } from '../../api/src/config';
 import { emulatorOobCodes, startTestApp, type TestApp } from '../../api/test/support/testApp';
 
 /**
@@ -37,11 +38,12 @@ function reportCspViolations() {
   });
 }
 
-export async function startShop(): Promise<Shop> {
+/** Starts the shop; `overrides` changes its settings (a short UNPAID_ORDER_EXPIRY, say). */
+export async function startShop(overrides: Partial<Config> = {}): Promise<Shop> {
   if (!existsSync(path.join(webDist, 'index.html'))) {
     throw new Error('web/dist is missing: run `npm run build` first (npm test does)');
   }
-  const app = await startTestApp('pglite', { webDistDir: webDist, seedDemo: true, demoMode: true });
+  const app = await startTestApp('pglite', { webDistDir: webDist, seedDemo: true, demoMode: true, ...overrides });
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,

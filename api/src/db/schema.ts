@@ -118,11 +118,19 @@ export const orders = pgTable(
     orderAmount: integer('order_amount').notNull(),
     unitPriceCents: cents('unit_price_cents').notNull(),
     totalCents: cents('total_cents').notNull(),
-    status: text('status', { enum: ['unpaid', 'paid', 'shipped'] })
+    /** unpaid -> paid -> shipped; unpaid -> expired when `expiresAt` passes unpaid (its stock went back then). */
+    status: text('status', { enum: ['unpaid', 'paid', 'shipped', 'expired'] })
       .notNull()
       .default('unpaid'),
     transactionId: text('transaction_id'),
     createdAt: createdAt(),
+    /**
+     * When an unpaid order's reservation runs out: placed at now() + UNPAID_ORDER_EXPIRY by the app. The
+     * default only serves rows written outside it (and gave the orders unpaid at the upgrade an hour to pay).
+     */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .default(sql`now() + interval '1 hour'`),
     paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
     shippedAt: timestamp('shipped_at', { withTimezone: true, mode: 'date' }),
   },
@@ -132,13 +140,23 @@ export const orders = pgTable(
       'orders_price_check',
       sql`${t.unitPriceCents} >= 0 and ${t.totalCents} = ${t.unitPriceCents} * ${t.orderAmount}`,
     ),
-    check('orders_status_check', sql`${t.status} in ('unpaid', 'paid', 'shipped')`),
-    check('orders_paid_has_transaction_check', sql`(${t.status} = 'unpaid') = (${t.transactionId} is null)`),
+    check('orders_status_check', sql`${t.status} in ('unpaid', 'paid', 'shipped', 'expired')`),
+    check(
+      'orders_paid_has_transaction_check',
+      sql`(${t.status} in ('unpaid', 'expired')) = (${t.transactionId} is null)`,
+    ),
     uniqueIndex('orders_transaction_id_key').on(t.transactionId),
     index('orders_user_created_idx').on(t.userId, newest(t.createdAt), newest(t.id)),
     index('orders_created_at_idx').on(newest(t.createdAt), newest(t.id)),
     index('orders_status_created_idx').on(t.status, newest(t.createdAt), newest(t.id)),
     index('orders_part_idx').on(t.partId),
+    // The expiry sweep (unpaid orders due) and the cap (a customer's unpaid orders not yet due).
+    index('orders_unpaid_expires_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'unpaid'`),
+    index('orders_unpaid_user_idx')
+      .on(t.userId, t.expiresAt)
+      .where(sql`${t.status} = 'unpaid'`),
   ],
 );
 
@@ -216,6 +234,44 @@ export const testPaymentIntents = pgTable(
   ],
 );
 
+/**
+ * Every payment intent this shop created at its gateway (Stripe or the test gateway), and what became of it:
+ * `open` until its money is accounted for: `recorded` (it paid its order), `refunded`, or `canceled` (never
+ * charged, and cancelled at the gateway once its order could no longer be paid). The reconciliation sweep asks
+ * the gateway about open intents whose `nextCheckAt` has come (a charged intent whose customer never came
+ * back to confirm, a refund that failed), so no charge stays unaccounted for. No foreign key to orders: a
+ * cancelled order is deleted, and its intents must still be settled.
+ */
+export const gatewayIntents = pgTable(
+  'gateway_intents',
+  {
+    id: text('id').primaryKey(),
+    orderId: uuid('order_id').notNull(),
+    gateway: text('gateway', { enum: ['test', 'stripe'] }).notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['open', 'recorded', 'refunded', 'canceled'] })
+      .notNull()
+      .default('open'),
+    /** When the shop first saw it succeed (each money event is logged once). */
+    succeededAt: timestamp('succeeded_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    /** When the reconciliation sweep is next due to ask the gateway about it (while open). */
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true, mode: 'date' }).notNull(),
+    checks: integer('checks').notNull().default(0),
+    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    check('gateway_intents_status_check', sql`${t.status} in ('open', 'recorded', 'refunded', 'canceled')`),
+    check('gateway_intents_gateway_check', sql`${t.gateway} in ('test', 'stripe')`),
+    check('gateway_intents_settled_check', sql`(${t.status} = 'open') = (${t.settledAt} is null)`),
+    index('gateway_intents_order_idx').on(t.orderId),
+    index('gateway_intents_due_idx')
+      .on(t.nextCheckAt)
+      .where(sql`${t.status} = 'open'`),
+  ],
+);
+
 export const contactMessages = pgTable(
   'contact_messages',
   {
@@ -236,4 +292,5 @@ export type OrderRow = typeof orders.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
 export type ReviewRow = typeof reviews.$inferSelect;
 export type TestPaymentIntentRow = typeof testPaymentIntents.$inferSelect;
+export type GatewayIntentRow = typeof gatewayIntents.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;

@@ -1,5 +1,6 @@
 import { centsToDollars } from '@partsyard/common';
 import { AppError } from '../errors';
+import { isPaid } from '../services/ordersService';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -8,7 +9,7 @@ const isoRequired = (date: Date) => date.toISOString();
 /** Thin adapters: each says which service does the work; rights are in the schema and the services. */
 export const resolvers: Resolvers = {
   Role: { ADMIN: 'admin', CUSTOMER: 'customer' },
-  OrderStatus: { UNPAID: 'unpaid', PAID: 'paid', SHIPPED: 'shipped' },
+  OrderStatus: { UNPAID: 'unpaid', PAID: 'paid', SHIPPED: 'shipped', EXPIRED: 'expired' },
   PaymentMode: { TEST: 'test', STRIPE: 'stripe' },
 
   Query: {
@@ -64,8 +65,9 @@ export const resolvers: Resolvers = {
   Order: {
     unitPrice: (order) => centsToDollars(order.unitPriceCents),
     price: (order) => centsToDollars(order.totalCents),
-    paid: (order) => order.status !== 'unpaid',
+    paid: (order) => isPaid(order.status),
     createdAt: (order) => isoRequired(order.createdAt),
+    expiresAt: (order) => (isPaid(order.status) ? null : isoRequired(order.expiresAt)),
     paidAt: (order) => iso(order.paidAt),
     shippedAt: (order) => iso(order.shippedAt),
   },

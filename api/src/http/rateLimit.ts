@@ -51,7 +51,7 @@ export function addressKey(address: string): string {
 
 /**
  * Fixed-window counters: each key may make `max` attempts in a window that starts at its first attempt.
- * Refused attempts do not count. Expired windows are swept once per window length; past `maxKeys` keys the
+ * Refused attempts do not count, nor do attempts handed back with `unhit`. Expired windows are swept once per window length; past `maxKeys` keys the
  * oldest are dropped (a flood of addresses costs bounded memory).
  */
 export function createWindowCounter(rule: RateLimitRule, now: () => number, maxKeys = 100_000) {
@@ -76,6 +76,14 @@ export function createWindowCounter(rule: RateLimitRule, now: () => number, maxK
       if (w.count >= rule.max) return Math.max(1, w.start + rule.windowMs - t);
       w.count += 1;
       return 0;
+    },
+    /**
+     * Takes back one attempt of `key` counted by `hit` (the attempt was refused after all), if its window is
+     * still the one it was counted in.
+     */
+    unhit(key: string, countedAt: number): void {
+      const w = windows.get(key);
+      if (w && w.count > 0 && countedAt >= w.start && countedAt - w.start < rule.windowMs) w.count -= 1;
     },
     get size() {
       return windows.size;
@@ -108,6 +116,9 @@ export function createRateLimits(settings: RateLimits, now: () => number = Date.
     const wait = counters[rule]?.hit(key) ?? 0;
     if (wait > 0) throw new RateLimitedError(`${refusal} Try again in ${waitInWords(wait)}.`, Math.ceil(wait / 1000));
   };
+  /** Hands back an attempt counted at `countedAt` under `rule`. */
+  const giveBack = (rule: keyof typeof counters, key: string, countedAt: number) =>
+    counters[rule]?.unhit(key, countedAt);
   return {
     /** Before a sign-in token is even verified: per client address. */
     signInFrom(client: Client | undefined) {
@@ -120,9 +131,27 @@ export function createRateLimits(settings: RateLimits, now: () => number = Date.
     contactFrom(client: Client | undefined) {
       if (client) check('contactPerAddress', addressKey(client.address), 'Too many messages sent from your network.');
     },
-    orderBy(userId: string, client: Client | undefined) {
-      if (client) check('ordersPerAddress', addressKey(client.address), 'Too many orders placed from your network.');
-      check('ordersPerUser', userId, 'You are placing orders too quickly.');
+    /**
+     * Counts an order about to be placed, per address and per user; answers how to give the attempt back if
+     * the order is then refused (bad input, no stock, the unpaid cap): only accepted orders use up the limits.
+     * The attempt is counted before the order is checked, so concurrent orders cannot all slip past a limit.
+     */
+    orderBy(userId: string, client: Client | undefined): { refused(): void } {
+      const countedAt = now();
+      const address = client ? addressKey(client.address) : null;
+      if (address) check('ordersPerAddress', address, 'Too many orders placed from your network.');
+      try {
+        check('ordersPerUser', userId, 'You are placing orders too quickly.');
+      } catch (error) {
+        if (address) giveBack('ordersPerAddress', address, countedAt);
+        throw error;
+      }
+      return {
+        refused() {
+          if (address) giveBack('ordersPerAddress', address, countedAt);
+          giveBack('ordersPerUser', userId, countedAt);
+        },
+      };
     },
   };
 }

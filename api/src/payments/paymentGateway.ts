@@ -28,8 +28,11 @@ export interface TestCard {
   cvc: string;
 }
 
-/** Why a payment is given back: its order was cancelled first, or the order was paid with another payment. */
-export type RefundReason = 'order_cancelled' | 'duplicate';
+/**
+ * Why a payment is given back: its order was cancelled first, or it expired first, or the order was paid with
+ * another payment, or the amount charged is not the order's total.
+ */
+export type RefundReason = 'order_cancelled' | 'order_expired' | 'duplicate' | 'amount_mismatch';
 
 export interface GatewayRefund {
   id: string;
@@ -57,6 +60,12 @@ export interface PaymentGateway {
    * gateway cannot do it now.
    */
   refundIntent(intentId: string, reason: RefundReason): Promise<GatewayRefund>;
+  /**
+   * Cancels an intent that has not been charged, so that it cannot be paid any more (its order expired or was
+   * cancelled). Answers the intent as it is afterwards: `canceled`, or still `succeeded` (or `processing`) when
+   * the charge got there first; null when the gateway has no such intent.
+   */
+  cancelIntent(intentId: string): Promise<GatewayIntent | null>;
   /** Checks a webhook's signature and reads its event; throws when the signature is not valid. */
   parseWebhook(rawBody: Buffer, signature: string): GatewayEvent;
   /** Charges a card against an intent (test gateway only). */

@@ -13,7 +13,12 @@ export const shopTagOf = (webhookSecret: string): string =>
   createHmac('sha256', webhookSecret).update('partsyard payment intents').digest('hex').slice(0, 24);
 
 /** Stripe's reasons for a refund: ours, in its words. */
-const stripeReason = { order_cancelled: 'requested_by_customer', duplicate: 'duplicate' } as const;
+const stripeReason = {
+  order_cancelled: 'requested_by_customer',
+  order_expired: 'requested_by_customer',
+  duplicate: 'duplicate',
+  amount_mismatch: 'requested_by_customer',
+} as const;
 
 /**
  * Stripe through its SDK: intents for an order's total (tagged as this shop's), verified by retrieving them,
@@ -76,6 +81,18 @@ export function createStripeGateway(settings: NonNullable<Config['stripe']>): Pa
         const [earlier] = (await stripe.refunds.list({ payment_intent: intentId, limit: 1 })).data;
         if (!earlier) throw error;
         return { id: earlier.id, intentId, amountCents: earlier.amount };
+      }
+    },
+    async cancelIntent(id) {
+      try {
+        return toIntent(await stripe.paymentIntents.cancel(id));
+      } catch (error) {
+        const failure = error as { statusCode?: number; code?: string };
+        if (failure.statusCode === 404) return null;
+        // Succeeded (or cancelled) meanwhile: answer it as it is now.
+        if (failure.code === 'payment_intent_unexpected_state')
+          return toIntent(await stripe.paymentIntents.retrieve(id));
+        throw error;
       }
     },
     parseWebhook(rawBody, signature) {

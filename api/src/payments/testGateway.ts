@@ -6,6 +6,9 @@ import { AppError } from '../errors';
 import type { GatewayIntent, PaymentGateway } from './paymentGateway';
 import { testCardDecision } from './testCards';
 
+/** What Stripe.js says when a cancelled intent is paid. */
+const canceled = 'This payment was canceled.';
+
 const toIntent = (row: TestPaymentIntentRow): GatewayIntent => ({
   id: row.id,
   clientSecret: row.clientSecret,
@@ -53,6 +56,14 @@ export function createTestGateway(db: Db): PaymentGateway {
       if (!intent.refundedAt) throw new AppError('BAD_USER_INPUT', 'This payment has not succeeded: nothing to refund');
       return { id: `re_${intent.id.slice('pi_'.length)}`, intentId, amountCents: intent.amountCents };
     },
+    async cancelIntent(intentId) {
+      await db
+        .update(testPaymentIntents)
+        .set({ status: 'canceled', updatedAt: new Date() })
+        .where(and(eq(testPaymentIntents.id, intentId), eq(testPaymentIntents.status, 'requires_payment_method')));
+      const [row] = await db.select().from(testPaymentIntents).where(eq(testPaymentIntents.id, intentId));
+      return row ? toIntent(row) : null;
+    },
     parseWebhook() {
       throw new AppError('NOT_FOUND', 'The test gateway sends no webhooks');
     },
@@ -60,18 +71,23 @@ export function createTestGateway(db: Db): PaymentGateway {
       const [intent] = await db.select().from(testPaymentIntents).where(eq(testPaymentIntents.id, intentId));
       if (!intent) throw new AppError('NOT_FOUND', 'Payment intent not found');
       if (intent.status === 'succeeded') return { succeeded: true, paymentIntentId: intentId, error: null };
-      if (intent.status === 'canceled') {
-        return { succeeded: false, paymentIntentId: intentId, error: 'This payment was canceled.' };
-      }
+      if (intent.status === 'canceled') return { succeeded: false, paymentIntentId: intentId, error: canceled };
       const error = testCardDecision(card);
-      await db
+      const changed = await db
         .update(testPaymentIntents)
         .set(
           error
             ? { lastError: error, updatedAt: new Date() }
             : { status: 'succeeded', lastError: null, updatedAt: new Date() },
         )
-        .where(and(eq(testPaymentIntents.id, intentId), eq(testPaymentIntents.status, 'requires_payment_method')));
+        .where(and(eq(testPaymentIntents.id, intentId), eq(testPaymentIntents.status, 'requires_payment_method')))
+        .returning({ id: testPaymentIntents.id });
+      // Cancelled (its order expired) or paid by another request since it was read: answer what it is now.
+      if (!changed.length) {
+        const [now] = await db.select().from(testPaymentIntents).where(eq(testPaymentIntents.id, intentId));
+        if (now?.status === 'succeeded') return { succeeded: true, paymentIntentId: intentId, error: null };
+        if (now?.status === 'canceled') return { succeeded: false, paymentIntentId: intentId, error: canceled };
+      }
       return { succeeded: !error, paymentIntentId: intentId, error };
     },
   };

@@ -1,4 +1,5 @@
 import { centsToDollars } from '@partsyard/common';
+import { isPaid } from '../services/ordersService';
 import type { ContactMessageRow, OrderRow, PartRow, PaymentRow, ReviewRow, UserRow } from '../db/schema';
 
 /**
@@ -27,10 +28,12 @@ export const orderDocument = (o: OrderRow) => ({
   partName: o.partName,
   partImage: o.partImage,
   partId: o.partId,
-  paid: o.status !== 'unpaid',
+  paid: isPaid(o.status),
   status: o.status,
   transactionId: o.transactionId ?? undefined,
   createdAt: o.createdAt.toISOString(),
+  // The time to pay by (unpaid), or when it expired; not shown once paid.
+  expiresAt: isPaid(o.status) ? undefined : o.expiresAt.toISOString(),
 });
 
 export const userDocument = (u: UserRow) => ({

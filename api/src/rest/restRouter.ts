@@ -144,6 +144,7 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
     '/orders',
     route(async (req, caller) => {
       const { items } = await services.orders.allOrders(signedIn(caller), {
+        status: query(req, 'status'),
         offset: optionalInt(query(req, 'offset'), 'offset'),
         limit: optionalInt(query(req, 'limit'), 'limit') ?? 200,
       });

@@ -10,10 +10,18 @@ import { AppError } from '../errors';
  * and payments in flight, and they wait for it, each while holding nothing else: no deadlock over a part's
  * stock, and no order left behind without its user or refused with a foreign-key error.
  *
+ * Placing an order takes the row `FOR NO KEY UPDATE` instead: one customer's orders are placed one at a time,
+ * so the cap on unpaid orders is counted with no other order of theirs in flight (payments, which take
+ * KEY SHARE, are not held up by it).
+ *
  * Answers whether the account still exists (it may have been deleted since the request was authenticated).
  */
-export async function holdAccount(tx: Tx, userId: string): Promise<boolean> {
-  const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('key share');
+export async function holdAccount(
+  tx: Tx,
+  userId: string,
+  strength: 'key share' | 'no key update' = 'key share',
+): Promise<boolean> {
+  const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for(strength);
   return Boolean(user);
 }
 

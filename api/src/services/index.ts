@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import type { AccessTokens } from '../identity/accessTokens';
-import { defaultRateLimits } from '../config';
+import { defaultOrderLimits, defaultRateLimits, type OrderLimits } from '../config';
 import { createRateLimits, type RateLimiter } from '../http/rateLimit';
 import type { Identity } from '../identity/firebaseIdentity';
 import type { PaymentGateway } from '../payments/paymentGateway';
@@ -19,13 +19,20 @@ export interface ServiceDeps {
   adminEmails: string[];
   /** The rate limits of this process; the production defaults when not given. */
   rateLimits?: RateLimiter;
+  /** Unpaid orders' expiry and cap; the production defaults when not given. */
+  orderLimits?: OrderLimits;
 }
 
 /** Every business rule of the shop, once. GraphQL resolvers and REST handlers both call these. */
 export function createServices(deps: ServiceDeps) {
   const rateLimits = deps.rateLimits ?? createRateLimits(defaultRateLimits);
   const parts = createPartsService(deps.db);
-  const orders = createOrdersService({ db: deps.db, parts, rateLimits });
+  const orders = createOrdersService({
+    db: deps.db,
+    parts,
+    rateLimits,
+    limits: deps.orderLimits ?? defaultOrderLimits,
+  });
   return {
     parts,
     orders,

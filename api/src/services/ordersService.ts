@@ -1,20 +1,42 @@
 import { check, messages, purchaseSchema } from '@partsyard/common';
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import type { OrderLimits } from '../config';
 import type { Db } from '../db/database';
-import { orders, type OrderRow } from '../db/schema';
+import { gatewayIntents, orders, type OrderRow } from '../db/schema';
 import { badInput, conflict, forbidden, notFound } from '../errors';
 import { accountGone, holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
 import { isAdmin, requireActor, requireAdmin, type Actor } from './actor';
 import type { Client, RateLimiter } from '../http/rateLimit';
+import { expireDueOrders, expireOrderIfDue } from './expiry';
 import { isId, page, pageWithTotal, type Page } from './paging';
 import type { PartsService } from './partsService';
 import { releaseStock, takeStock } from './stock';
 
 export type OrderStatus = OrderRow['status'];
+export const orderStatuses: readonly OrderStatus[] = ['unpaid', 'paid', 'shipped', 'expired'];
 
-export function createOrdersService(deps: { db: Db; parts: PartsService; rateLimits: RateLimiter }) {
-  const { db, parts, rateLimits } = deps;
+/** Paid or shipped: a verified payment is recorded. */
+export const isPaid = (status: OrderStatus) => status === 'paid' || status === 'shipped';
+
+/** The refusal of a customer's order past UNPAID_ORDERS_PER_CUSTOMER. */
+export const tooManyUnpaidOrders = (held: number) =>
+  `You have ${held} unpaid ${held === 1 ? 'order' : 'orders'}, the most one customer may hold: pay or cancel one of them before placing another`;
+
+/** Why a paid order cannot be paid again (409). */
+export const alreadyPaidMessage = 'This order is already paid';
+
+/** Why an expired order cannot be paid (createPaymentIntent, payWithTestCard, confirmPayment: 409). */
+export const orderExpiredMessage =
+  'This order expired before it was paid and its items went back on sale: place a new order';
+
+export function createOrdersService(deps: {
+  db: Db;
+  parts: PartsService;
+  rateLimits: RateLimiter;
+  limits: OrderLimits;
+}) {
+  const { db, parts, rateLimits, limits } = deps;
 
   /** An order the caller may see: their own, or any for an admin. */
   async function getOrder(actor: Actor | null, id: string): Promise<OrderRow> {
@@ -51,29 +73,33 @@ export function createOrdersService(deps: { db: Db; parts: PartsService; rateLim
     );
   }
 
-  return {
-    getOrder,
-
-    /**
-     * Places an order for the signed-in user: the spec's purchase rules, the server's price, and the amount
-     * taken off the stock in the same transaction as the order is written.
-     */
-    async placeOrder(
-      actor: Actor | null,
-      input: { partId: string } & Record<string, unknown>,
-      client?: Client,
-    ): Promise<OrderRow> {
-      const caller = requireActor(actor);
-      rateLimits.orderBy(caller.userId, client);
-      const part = await parts.getPart(String(input.partId ?? ''));
-      // A part priced 0 (added before prices had to be positive) cannot be paid for, so it is not sold.
-      if (part.priceCents < 1) throw badInput({ partId: messages.partNotForSale });
-      const result = check(purchaseSchema(part), input);
-      if (!result.ok) throw badInput(result.errors);
-      const { name, phone, orderAmount, address } = result.value;
-      const placed = await db.transaction(async (tx) => {
-        // The account first, then the stock: a deletion of the user waits for this order or this for it.
-        if (!(await holdAccount(tx, caller.userId))) throw accountGone();
+  /**
+   * The purchase rules, the server's price, the cap on unpaid orders, and the amount taken off the stock in
+   * the same transaction as the order is written, reserved until now() + UNPAID_ORDER_EXPIRY.
+   */
+  async function place(caller: Actor, input: { partId: string } & Record<string, unknown>): Promise<OrderRow> {
+    let part = await parts.getPart(String(input.partId ?? ''));
+    // A part priced 0 (added before prices had to be positive) cannot be paid for, so it is not sold.
+    if (part.priceCents < 1) throw badInput({ partId: messages.partNotForSale });
+    let result = check(purchaseSchema(part), input);
+    // Short of stock: orders of this part that are due but not yet swept give theirs back first.
+    const expireDueOfPart = () => expireDueOrders(db, eq(orders.partId, part.id));
+    if (!result.ok && result.errors.orderAmount && (await expireDueOfPart())) {
+      part = await parts.getPart(part.id);
+      result = check(purchaseSchema(part), input);
+    }
+    if (!result.ok) throw badInput(result.errors);
+    const { name, phone, orderAmount, address } = result.value;
+    const attempt = () =>
+      db.transaction(async (tx) => {
+        // The account first (held against the customer's other orders, so the cap below counts with none of
+        // theirs in flight: two at once cannot both slip past it), then the stock.
+        if (!(await holdAccount(tx, caller.userId, 'no key update'))) throw accountGone();
+        const [{ held }] = await tx
+          .select({ held: count() })
+          .from(orders)
+          .where(and(eq(orders.userId, caller.userId), eq(orders.status, 'unpaid'), gt(orders.expiresAt, sql`now()`)));
+        if (held >= limits.unpaidPerCustomer) throw conflict(tooManyUnpaidOrders(held));
         const taken = await takeStock(tx, part.id, orderAmount);
         if (!taken) return null;
         const [order] = await tx
@@ -90,15 +116,54 @@ export function createOrdersService(deps: { db: Db; parts: PartsService; rateLim
             orderAmount,
             unitPriceCents: taken.priceCents,
             totalCents: taken.priceCents * orderAmount,
+            expiresAt: sql`now() + make_interval(secs => ${limits.unpaidExpiryMs / 1000})`,
           })
           .returning();
         return order;
       });
-      if (placed) return placed;
-      // Other orders got there first: tell the customer what is left now.
-      const now = await parts.getPart(part.id);
-      const recheck = check(purchaseSchema(now), input);
-      throw badInput(recheck.ok ? { orderAmount: messages.orderAmountAboveAvailable(now.available) } : recheck.errors);
+    const placed = (await attempt()) ?? ((await expireDueOfPart()) ? await attempt() : null);
+    if (placed) return placed;
+    // Other orders got there first: tell the customer what is left now.
+    const now = await parts.getPart(part.id);
+    const recheck = check(purchaseSchema(now), input);
+    throw badInput(recheck.ok ? { orderAmount: messages.orderAmountAboveAvailable(now.available) } : recheck.errors);
+  }
+
+  return {
+    getOrder,
+
+    /** The sweep: expires the due unpaid orders (any replica, any time); answers how many. */
+    expireDueOrders: () => expireDueOrders(db),
+
+    /**
+     * An order about to be paid: refused with 409 once it has expired (expired here if it is due and the sweep
+     * has not come yet), or if it is paid already.
+     */
+    async requirePayable(order: OrderRow): Promise<void> {
+      // Due but not swept yet: expired now (the database's clock decides, not this process's).
+      if (order.status === 'unpaid' && (await expireOrderIfDue(db, order.id))) throw conflict(orderExpiredMessage);
+      if (order.status === 'expired') throw conflict(orderExpiredMessage);
+      if (order.status !== 'unpaid') throw conflict(alreadyPaidMessage);
+    },
+
+    /**
+     * Places an order for the signed-in user: the spec's purchase rules, the server's price, and the amount
+     * taken off the stock in the same transaction as the order is written.
+     */
+    async placeOrder(
+      actor: Actor | null,
+      input: { partId: string } & Record<string, unknown>,
+      client?: Client,
+    ): Promise<OrderRow> {
+      const caller = requireActor(actor);
+      // Counted now, given back if the order is refused: only accepted orders use up the rate limits.
+      const attempt = rateLimits.orderBy(caller.userId, client);
+      try {
+        return await place(caller, input);
+      } catch (error) {
+        attempt.refused();
+        throw error;
+      }
     },
 
     /** The caller's orders, newest first. */
@@ -122,37 +187,46 @@ export function createOrdersService(deps: { db: Db; parts: PartsService; rateLim
         .limit(1000);
     },
 
-    /** All orders, newest first, optionally of one status (admin). */
+    /** All orders, newest first, optionally of one status (admin; the REST shim passes the query's text). */
     async allOrders(
       actor: Actor | null,
-      args: { status?: OrderStatus | null; offset?: number | null; limit?: number | null },
+      args: { status?: string | null; offset?: number | null; limit?: number | null },
     ) {
       requireAdmin(actor);
+      const status = args.status?.trim().toLowerCase() || null;
+      if (status !== null && !orderStatuses.includes(status as OrderStatus)) {
+        throw badInput({ status: `Must be one of ${orderStatuses.join(', ')}` });
+      }
       const bounds = page(args.offset, args.limit, 200, 50);
-      return args.status ? listFrom(lists.ofStatus, { status: args.status }, bounds) : listFrom(lists.all, {}, bounds);
+      return status ? listFrom(lists.ofStatus, { status }, bounds) : listFrom(lists.all, {}, bounds);
     },
 
     /**
-     * Cancels (deletes) an unpaid order and gives its stock back: the owner's, or any for an admin.
-     * A paid order cannot be cancelled.
+     * Cancels (deletes) an unpaid order and gives its stock back: the owner's, or any for an admin. An expired
+     * order may be deleted too (its stock went back when it expired). A paid order cannot be cancelled.
      */
     async cancelOrder(actor: Actor | null, id: string): Promise<string> {
       const order = await getOrder(actor, id);
-      if (order.status !== 'unpaid') throw conflict('A paid order cannot be cancelled');
+      if (order.status !== 'unpaid' && order.status !== 'expired') throw conflict('A paid order cannot be cancelled');
       return db.transaction(async (tx) => {
-        // The status check in the statement settles a race with a payment, which locks the same row: the
-        // delete waits for a payment in progress and then finds the order paid, or a payment waits for the
-        // delete and then finds no order. Only one of them wins, and the stock comes back at most once.
+        // The status check in the statement settles a race with a payment or the expiry, which lock the same
+        // row: the delete waits for them and then finds the order paid or expired, or they wait for the delete
+        // and then find no order. The stock comes back at most once: here only if it was still unpaid.
         const [deleted] = await tx
           .delete(orders)
-          .where(and(eq(orders.id, id), eq(orders.status, 'unpaid')))
+          .where(and(eq(orders.id, id), inArray(orders.status, ['unpaid', 'expired'])))
           .returning();
         if (!deleted) {
           const [now] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, id));
           if (!now) throw notFound('Order'); // cancelled by a request that got there first
           throw conflict('A paid order cannot be cancelled');
         }
-        await releaseStock(tx, deleted.partId, deleted.orderAmount);
+        if (deleted.status === 'unpaid') await releaseStock(tx, deleted.partId, deleted.orderAmount);
+        // An intent made for it is asked about now: refunded if it was charged, else cancelled at the gateway.
+        await tx
+          .update(gatewayIntents)
+          .set({ nextCheckAt: sql`now()` })
+          .where(and(eq(gatewayIntents.orderId, id), eq(gatewayIntents.status, 'open')));
         return id;
       });
     },

@@ -1,14 +1,16 @@
 import { centsToDollars, formatDollars, maxChargeCents } from '@partsyard/common';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
-import { orders, payments, type OrderRow, type PaymentRow } from '../db/schema';
+import { orders, payments, type GatewayIntentRow, type OrderRow, type PaymentRow } from '../db/schema';
 import { AppError, badInput, conflict, forbidden, notFound, unavailable } from '../errors';
 import { describeError, logger } from '../logger';
 import type { GatewayIntent, PaymentGateway, RefundReason, TestCard } from '../payments/paymentGateway';
 import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
 import { requireActor, type Actor } from './actor';
-import type { OrdersService } from './ordersService';
+import { expireDueOrdersIn, logExpired } from './expiry';
+import { checkAgain, claimDueIntents, noteCreated, noteSucceeded, settleIntent } from './intentLedger';
+import { alreadyPaidMessage, orderExpiredMessage, type OrdersService } from './ordersService';
 import { isId } from './paging';
 
 const currency = 'usd';
@@ -19,7 +21,8 @@ const currency = 'usd';
  */
 const isIntentId = (id: unknown): id is string => typeof id === 'string' && /^pi_\w{1,250}$/.test(id);
 
-const alreadyPaid = 'This order is already paid';
+const alreadyPaid = alreadyPaidMessage;
+const amountMismatch = "The payment's amount does not match the order's total";
 
 /** Totals no card payment can carry (only orders placed before the shared rules bounded them). */
 const unchargeable = {
@@ -33,9 +36,19 @@ export const unpayableMessages: Record<RefundReason, Record<'refunded' | 'pendin
     refunded: 'This order was cancelled before its payment arrived; the payment has been refunded',
     pending: 'This order was cancelled before its payment arrived; the payment will be refunded',
   },
+  order_expired: {
+    refunded:
+      'This order expired before its payment arrived and its items went back on sale; the payment has been refunded',
+    pending:
+      'This order expired before its payment arrived and its items went back on sale; the payment will be refunded',
+  },
   duplicate: {
     refunded: `${alreadyPaid}; this second payment has been refunded`,
     pending: `${alreadyPaid}; this second payment will be refunded`,
+  },
+  amount_mismatch: {
+    refunded: `${amountMismatch}; the payment has been refunded`,
+    pending: `${amountMismatch}; the payment will be refunded`,
   },
 };
 
@@ -55,8 +68,55 @@ export interface SettledPayment {
   recorded: boolean;
 }
 
+/** How the shop learnt about a payment: the payer's confirmation, the gateway's webhook, or its own sweep. */
+export type PaymentChannel = 'confirmation' | 'webhook' | 'reconciliation' | 'test card';
+
+/** What one reconciliation sweep did. */
+export interface ReconciliationOutcome {
+  checked: number;
+  recorded: number;
+  refunded: number;
+  canceled: number;
+}
+
+/** How many open intents one sweep asks the gateway about at most (each is a request to it). */
+const reconcileBatch = 50;
+
 export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; orders: OrdersService }) {
   const { db, gateway, orders: ordersService } = deps;
+
+  /**
+   * One structured log line per money event (intent created, succeeded, recorded, refunded, mismatched): the
+   * order, the intent and the amounts, never a card, a client secret or a key.
+   */
+  const money = (
+    event: 'payment_intent_created' | 'payment_succeeded' | 'payment_recorded' | 'payment_refunded',
+    intent: GatewayIntent,
+    fields: Record<string, unknown> = {},
+  ) =>
+    logger.info(event.replace(/_/g, ' '), {
+      event,
+      orderId: intent.orderId,
+      paymentIntentId: intent.id,
+      amountCents: intent.amountCents,
+      currency: intent.currency,
+      gateway: gateway.kind,
+      ...fields,
+    });
+  const mismatched = (intent: GatewayIntent, order: OrderRow, via: PaymentChannel) =>
+    logger.error('a payment succeeded for another amount than its order’s total', {
+      event: 'payment_mismatched',
+      orderId: order.id,
+      paymentIntentId: intent.id,
+      amountCents: intent.amountCents,
+      currency: intent.currency,
+      orderTotalCents: order.totalCents,
+      orderCurrency: currency,
+      gateway: gateway.kind,
+      via,
+    });
+  const isMismatch = (intent: GatewayIntent, order: OrderRow) =>
+    intent.amountCents !== order.totalCents || intent.currency !== currency;
 
   /** The caller's own order, for paying it (admins do not pay for customers). */
   async function ownOrder(actor: Actor | null, orderId: string): Promise<OrderRow> {
@@ -68,13 +128,19 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
 
   /**
    * A payment that succeeded but cannot pay its order: the order was cancelled (deleted, its stock given
-   * back, maybe sold again) before the payment was recorded, or it was paid with another payment. The money
-   * is given back at the gateway (idempotent there: the confirmation and the webhook both arriving refund
-   * once). Answers the error for the payer; an intent this shop did not create is not refunded (another
-   * shop on the same Stripe account), and a refund that fails is logged as an error naming the intent.
+   * back, maybe sold again) or expired before the payment was recorded, it was paid with another payment, or
+   * the amount is not its total. The money is given back at the gateway (idempotent there: the confirmation,
+   * the webhook and the reconciliation all arriving refund once). Answers the error for the payer; an intent
+   * this shop did not create is not refunded (another shop on the same Stripe account), and a refund that
+   * fails is logged as an error naming the intent and tried again by the reconciliation sweep.
    */
-  async function refuseUnpayable(intent: GatewayIntent, reason: RefundReason): Promise<AppError> {
-    const refused = reason === 'order_cancelled' ? notFound('Order') : conflict(alreadyPaid);
+  async function refuseUnpayable(intent: GatewayIntent, reason: RefundReason, via: PaymentChannel): Promise<AppError> {
+    const refused = {
+      order_cancelled: () => notFound('Order'),
+      order_expired: () => conflict(orderExpiredMessage),
+      duplicate: () => conflict(alreadyPaid),
+      amount_mismatch: () => badInput({ paymentIntentId: amountMismatch }),
+    }[reason]();
     if (intent.status !== 'succeeded') return refused; // nothing was charged
     const fields = {
       paymentIntentId: intent.id,
@@ -83,53 +149,77 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       currency: intent.currency,
       gateway: gateway.kind,
       reason,
+      via,
     };
-    if (!intent.ours) {
+    if (!intent.ours || !intent.orderId) {
       logger.error('a payment succeeded for an order this shop cannot take, on an intent it did not create', fields);
       return refused;
     }
     try {
       const refund = await gateway.refundIntent(intent.id, reason);
-      logger.warn('refunded a payment that arrived for an order that could not take it', {
-        ...fields,
-        refundId: refund.id,
-      });
+      if (await settleIntent(db, intent, gateway.kind, intent.orderId, 'refunded')) {
+        logger.warn('payment refunded', {
+          event: 'payment_refunded',
+          ...fields,
+          refundId: refund.id,
+          refundedCents: refund.amountCents,
+        });
+      }
       return new UnpayableError(reason, 'refunded');
     } catch (error) {
       logger.error('a payment for an order that could not take it was not refunded: refund it at the gateway', {
+        event: 'payment_refund_failed',
         ...fields,
         ...describeError(error),
       });
+      // The reconciliation sweep tries again in a minute (and again after, until it is refunded).
+      await checkAgain(db, intent.id, sql`now() + interval '1 minute'`).catch(() => undefined);
       return new UnpayableError(reason, 'pending');
     }
   }
 
   /**
    * Records a payment for an order once the gateway says its intent succeeded for that order's total.
-   * Safe to call any number of times, from the client's confirmation and from the webhook, in any order:
-   * the order row is flipped from unpaid once, and the payment row is unique per transaction id.
-   * Cancelling takes the same row (its delete waits for this lock, and this lock for its delete), so an
-   * order racing a cancel ends either paid or cancelled, never both; a payment that lost is refunded.
+   * Safe to call any number of times, from the client's confirmation, the webhook and the reconciliation
+   * sweep, in any order: the order row is flipped from unpaid once, and the payment row is unique per
+   * transaction id. Cancelling and the expiry take the same row (the cancel's delete waits for this lock, the
+   * sweep skips it, and this waits for them), so an order racing a cancel or its expiry ends either paid or
+   * cancelled/expired, never both; a payment that lost is refunded. An order found due here is expired here.
    * The owner's account is locked before the order (see accountLock.ts), as deleting the user does.
    */
-  async function recordSucceededIntent(intent: GatewayIntent): Promise<SettledPayment> {
+  async function recordSucceededIntent(
+    intent: GatewayIntent,
+    via: PaymentChannel = 'confirmation',
+  ): Promise<SettledPayment> {
     const orderId = intent.orderId;
     if (!orderId || !isId(orderId)) {
       throw badInput({ paymentIntentId: 'The payment is not for an order of this shop' });
     }
+    const afterCommit: (() => void)[] = [];
     const settled = await db.transaction(async (tx) => {
       const [owner] = await tx.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId));
       if (owner?.userId) await holdAccount(tx, owner.userId);
-      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+      let [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+      if (order?.status === 'unpaid') {
+        const [expired] = await expireDueOrdersIn(tx, eq(orders.id, orderId), 1);
+        if (expired) {
+          order = expired;
+          afterCommit.push(() => logExpired([expired]));
+        }
+      }
+      if (intent.status === 'succeeded' && intent.ours && (await noteSucceeded(tx, intent, gateway.kind, orderId))) {
+        afterCommit.push(() => money('payment_succeeded', intent, { via }));
+        if (order && isMismatch(intent, order)) afterCommit.push(() => mismatched(intent, order, via));
+      }
       if (!order) return 'order_cancelled' as const;
+      if (order.status === 'expired') return 'order_expired' as const;
       if (order.status !== 'unpaid') {
-        if (order.transactionId === intent.id) return { order, recorded: false };
-        return 'duplicate' as const;
+        if (order.transactionId !== intent.id) return 'duplicate' as const;
+        if (intent.ours) await settleIntent(tx, intent, gateway.kind, orderId, 'recorded');
+        return { order, recorded: false };
       }
       if (intent.status !== 'succeeded') throw badInput({ paymentIntentId: 'The payment has not succeeded' });
-      if (intent.amountCents !== order.totalCents || intent.currency !== currency) {
-        throw badInput({ paymentIntentId: "The payment's amount does not match the order's total" });
-      }
+      if (isMismatch(intent, order)) return 'amount_mismatch' as const;
       const [paid] = await tx
         .update(orders)
         .set({ status: 'paid', transactionId: intent.id, paidAt: new Date() })
@@ -148,16 +238,19 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
           gateway: gateway.kind,
         })
         .onConflictDoNothing();
+      if (intent.ours) await settleIntent(tx, intent, gateway.kind, orderId, 'recorded');
+      afterCommit.push(() => money('payment_recorded', intent, { orderTotalCents: paid.totalCents, via }));
       return { order: paid, recorded: true };
     });
-    if (typeof settled === 'string') throw await refuseUnpayable(intent, settled);
+    for (const line of afterCommit) line();
+    if (typeof settled === 'string') throw await refuseUnpayable(intent, settled, via);
     return settled;
   }
 
   /**
    * The client says it paid: the server asks the gateway, and marks the order paid only if the intent
-   * succeeded for this order and its total. A payment that arrives for an order cancelled meanwhile, or
-   * paid with another payment, is refunded (CONFLICT, saying so).
+   * succeeded for this order and its total. A payment that arrives for an order cancelled or expired
+   * meanwhile, or paid with another payment, or for another amount, is refunded (CONFLICT, saying so).
    */
   async function confirm(actor: Actor | null, orderId: string, intentId: string): Promise<SettledPayment> {
     const retrieve = () => (isIntentId(intentId) ? gateway.retrieveIntent(intentId) : Promise.resolve(null));
@@ -169,18 +262,67 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
       const intent = await retrieve();
       if (intent?.orderId !== orderId) throw error;
-      return recordSucceededIntent(intent);
+      return recordSucceededIntent(intent, 'confirmation');
     }
     if (order.status !== 'unpaid') {
       if (order.transactionId === intentId) return { order, recorded: false };
       const intent = await retrieve();
-      if (intent?.orderId === order.id) return recordSucceededIntent(intent); // refunded if it was charged
-      throw conflict(alreadyPaid);
+      // Refunded if it was charged (its order expired, or is paid with another payment).
+      if (intent?.orderId === order.id) return recordSucceededIntent(intent, 'confirmation');
+      throw conflict(order.status === 'expired' ? orderExpiredMessage : alreadyPaid);
     }
     const intent = await retrieve();
     if (!intent) throw badInput({ paymentIntentId: 'No such payment' });
     if (intent.orderId !== order.id) throw badInput({ paymentIntentId: 'The payment is not for this order' });
-    return recordSucceededIntent(intent);
+    return recordSucceededIntent(intent, 'confirmation');
+  }
+
+  /**
+   * Asks the gateway about one open intent of this shop and settles it: recorded for its order if it succeeded
+   * and the order can still take it, else refunded; cancelled at the gateway if it was never charged and its
+   * order can no longer be paid; left open (asked again later) while its order may still be paid.
+   */
+  async function reconcileIntent(row: GatewayIntentRow, outcome: ReconciliationOutcome): Promise<void> {
+    const settleSucceeded = async (intent: GatewayIntent) => {
+      try {
+        if ((await recordSucceededIntent(intent, 'reconciliation')).recorded) outcome.recorded += 1;
+      } catch (error) {
+        if (error instanceof UnpayableError && error.refund === 'refunded') outcome.refunded += 1;
+        else if (!(error instanceof AppError)) throw error;
+        // A refund still pending is asked about again (refuseUnpayable set when).
+      }
+    };
+    const intent = await gateway.retrieveIntent(row.id);
+    const known = intent ?? {
+      id: row.id,
+      clientSecret: '',
+      amountCents: row.amountCents,
+      currency: row.currency,
+      status: 'canceled',
+      orderId: row.orderId,
+      ours: true,
+    };
+    if (intent?.status === 'succeeded') return settleSucceeded(intent);
+    if (!intent || intent.status === 'canceled') {
+      if (await settleIntent(db, known, gateway.kind, row.orderId, 'canceled')) outcome.canceled += 1;
+      return;
+    }
+    const [order] = await db
+      .select({ status: orders.status, expiresAt: orders.expiresAt })
+      .from(orders)
+      .where(eq(orders.id, row.orderId));
+    if (order?.status === 'unpaid') {
+      // Its order may still be paid with it: asked again in five minutes, or when the order expires.
+      await checkAgain(db, row.id, sql`least(now() + interval '5 minutes', ${order.expiresAt})`);
+      return;
+    }
+    // Its order is gone, expired or paid otherwise: nobody may pay this intent any more.
+    const after = await gateway.cancelIntent(row.id);
+    if (after?.status === 'succeeded') return settleSucceeded(after);
+    if (!after || after.status === 'canceled') {
+      if (await settleIntent(db, after ?? known, gateway.kind, row.orderId, 'canceled')) outcome.canceled += 1;
+    }
+    // Anything else (processing at the gateway): asked again when the claim's lease runs out.
   }
 
   return {
@@ -188,17 +330,29 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
 
     paymentSettings: () => ({ mode: gateway.kind, publishableKey: gateway.publishableKey }),
 
-    /** Creates an intent at the gateway for the caller's unpaid order's total (the price is never the client's). */
+    /**
+     * Creates an intent at the gateway for the caller's unpaid order's total (the price is never the client's).
+     * An expired order, or one due to expire (expired here), is refused with 409.
+     */
     async createPaymentIntent(actor: Actor | null, orderId: string): Promise<GatewayIntent> {
       const order = await ownOrder(actor, orderId);
-      if (order.status !== 'unpaid') throw conflict(alreadyPaid);
+      await ordersService.requirePayable(order);
       // Orders placed before the shared rules bounded totals: refused with a reason, never sent to the gateway.
       if (order.totalCents < 1) throw conflict(unchargeable.free);
       if (order.totalCents > maxChargeCents) throw conflict(unchargeable.tooLarge);
-      return gateway.createIntent({ amountCents: order.totalCents, currency, orderId: order.id, email: order.email });
+      const intent = await gateway.createIntent({
+        amountCents: order.totalCents,
+        currency,
+        orderId: order.id,
+        email: order.email,
+      });
+      if (await noteCreated(db, intent, gateway.kind, order.id)) {
+        money('payment_intent_created', intent, { orderTotalCents: order.totalCents });
+      }
+      return intent;
     },
 
-    /** Pays an intent with a card on the test gateway; the intent must be for the caller's own order. */
+    /** Pays an intent with a card on the test gateway; the intent must be for the caller's own, payable order. */
     async payWithTestCard(actor: Actor | null, intentId: string, card: TestCard) {
       requireActor(actor);
       if (!gateway.payWithTestCard)
@@ -206,9 +360,21 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       const intent = isIntentId(intentId) ? await gateway.retrieveIntent(intentId) : null;
       if (!intent?.orderId) throw notFound('Payment intent');
       const order = await ownOrder(actor, intent.orderId);
-      // A paid order is not charged again through another of its intents (its own intent answers as before).
-      if (order.status !== 'unpaid' && order.transactionId !== intentId) throw conflict(alreadyPaid);
-      return gateway.payWithTestCard(intentId, card);
+      // A paid order is not charged again through another of its intents (its own intent answers as before);
+      // an expired one is not charged at all.
+      if (order.status !== 'unpaid' && order.transactionId === intentId) {
+        return gateway.payWithTestCard(intentId, card);
+      }
+      await ordersService.requirePayable(order);
+      const outcome = await gateway.payWithTestCard(intentId, card);
+      if (outcome.succeeded) {
+        const charged: GatewayIntent = { ...intent, status: 'succeeded' };
+        if (await noteSucceeded(db, charged, gateway.kind, order.id)) {
+          money('payment_succeeded', charged, { via: 'test card' });
+          if (isMismatch(charged, order)) mismatched(charged, order, 'test card');
+        }
+      }
+      return outcome;
     },
 
     /** The client says it paid (GraphQL confirmPayment): the order, once paid with this intent. */
@@ -220,9 +386,11 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     confirmPaymentOutcome: confirm,
 
     /**
-     * A webhook from the gateway: records succeeded payments, ignores other events. An intent that cannot
-     * pay its order is acknowledged (so Stripe stops sending it) once it is refunded; while the refund
-     * fails the answer is 503, so Stripe delivers the event again and the refund is tried again.
+     * A webhook from the gateway: records succeeded payments, ignores other events. `recorded` is true only
+     * when this delivery recorded the payment (a replay answers false). An intent that cannot pay its order
+     * (cancelled, expired, paid otherwise, another amount) is acknowledged (so Stripe stops sending it) once it
+     * is refunded; while the refund fails the answer is 503, so Stripe delivers the event again and the refund
+     * is tried again.
      */
     async handleWebhook(
       rawBody: Buffer,
@@ -231,8 +399,8 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       const event = gateway.parseWebhook(rawBody, signature);
       if (event.type !== 'payment_intent.succeeded') return { received: true, recorded: false };
       try {
-        await recordSucceededIntent(event.intent);
-        return { received: true, recorded: true };
+        const { recorded } = await recordSucceededIntent(event.intent, 'webhook');
+        return { received: true, recorded };
       } catch (error) {
         if (error instanceof UnpayableError) {
           if (error.refund === 'refunded') return { received: true, recorded: false, refunded: true };
@@ -242,6 +410,31 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
         if (error instanceof AppError && error.code !== 'UNAUTHENTICATED') return { received: true, recorded: false };
         throw error;
       }
+    },
+
+    /**
+     * The reconciliation sweep: asks the gateway about this shop's open intents that are due (a charge whose
+     * payer never came back to confirm, an intent of an order that expired or was cancelled, a refund that
+     * failed) and records, refunds or cancels them. Safe on any number of replicas at once: each intent is
+     * claimed by one of them (see claimDueIntents). Answers what it did.
+     */
+    async reconcile({ batch = reconcileBatch }: { batch?: number } = {}): Promise<ReconciliationOutcome> {
+      const outcome: ReconciliationOutcome = { checked: 0, recorded: 0, refunded: 0, canceled: 0 };
+      const claimed = await claimDueIntents(db, gateway.kind, batch);
+      for (const row of claimed) {
+        outcome.checked += 1;
+        try {
+          await reconcileIntent(row, outcome);
+        } catch (error) {
+          // The gateway or the database failed on this one: it is asked again once its claim runs out.
+          logger.warn('reconciliation could not settle a payment intent yet', {
+            paymentIntentId: row.id,
+            orderId: row.orderId,
+            ...describeError(error),
+          });
+        }
+      }
+      return outcome;
     },
 
     async myPayments(actor: Actor | null): Promise<PaymentRow[]> {

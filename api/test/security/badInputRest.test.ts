@@ -573,7 +573,9 @@ describe.each(databaseKinds)('bad input to the REST shim on %s', (kind) => {
           // (Where exactly depends on the rest of the request line: a long query may still get through.)
           if (result.status === 431 && query.toString().length > 8_000) return expectClearRefusal(result);
           // Where each list's bounds lie is its own; what must hold is a clear answer, per field when refused.
-          const search = list.path === '/parts' ? byRule(searchSchema, { search: given.search }) : ok;
+          // The search as the server receives it: URLSearchParams sends a lone surrogate as U+FFFD, which is text.
+          const sent = new URLSearchParams(query.toString()).get('search') ?? undefined;
+          const search = list.path === '/parts' ? byRule(searchSchema, { search: sent }) : ok;
           const wholeInRange = (v: string | undefined, min: number, max: number) =>
             v === undefined || v === '' || (/^\d+$/.test(v) && Number(v) >= min && Number(v) <= max);
           const fine = wholeInRange(given.offset, 0, 50) && wholeInRange(given.limit, 1, 20);
@@ -592,6 +594,35 @@ describe.each(databaseKinds)('bad input to the REST shim on %s', (kind) => {
         ],
       );
     });
+  });
+
+  it('the status filter of GET /api/orders: one of the four statuses (any case), else refused per field', async () => {
+    const statuses = ['unpaid', 'paid', 'shipped', 'expired'];
+    await property(
+      fc.record({
+        status: queryValue(
+          field(
+            fc.constantFrom(...statuses, 'EXPIRED', ' Paid '),
+            fc.constantFrom('', 'unpaid ', 'expire', 'cancelled', 'UNPAID,PAID', 'paid\u0000'),
+            anyString(),
+          ),
+        ),
+      }),
+      async ({ status }) => {
+        const query = new URLSearchParams();
+        if (status !== undefined) query.set('status', status);
+        const result = await app.rest('GET', `/orders?${query.toString()}`, undefined, admin.token);
+        const given = status?.trim().toLowerCase();
+        expectRest(
+          result,
+          !given || statuses.includes(given)
+            ? ok
+            : badInput({ status: 'Must be one of unpaid, paid, shipped, expired' }),
+        );
+      },
+      numRuns,
+      [{ status: 'expired' }, { status: 'lost' }],
+    );
   });
 
   it('any bytes with any content type to any row with a body: never a 5xx, a clear refusal, nothing written', async () => {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { RateLimits } from '../../src/config';
+import type { Config, RateLimits } from '../../src/config';
 import { contactMessages, orders, parts, users } from '../../src/db/schema';
 import { addressKey, createWindowCounter, waitInWords } from '../../src/http/rateLimit';
 import { databaseKinds } from '../support/env';
@@ -27,6 +27,20 @@ describe('the window counter', () => {
     t += 15_000;
     expect(counter.hit('a')).toBe(0); // a new window
     expect([counter.hit('a'), counter.hit('a'), counter.hit('a')]).toEqual([0, 0, 60_000]);
+  });
+
+  it('an attempt handed back no longer counts; one counted in an ended window changes nothing now', () => {
+    const counter = createWindowCounter({ max: 2, windowMs: 60_000 }, now);
+    const first = t;
+    expect([counter.hit('u'), counter.hit('u')]).toEqual([0, 0]);
+    counter.unhit('u', first);
+    expect(counter.hit('u')).toBe(0);
+    expect(counter.hit('u')).toBe(60_000);
+    t += 60_000;
+    expect(counter.hit('u')).toBe(0); // a new window, one attempt in it
+    counter.unhit('u', first); // counted in the window before: not this one's to give back
+    expect(counter.hit('u')).toBe(0);
+    expect(counter.hit('u')).toBeGreaterThan(0);
   });
 
   it('forgets ended windows, and holds at most maxKeys keys (the oldest go first)', () => {
@@ -79,12 +93,12 @@ describe.each(databaseKinds)('rate limits over HTTP (%s)', (kind) => {
   let t = Date.parse('2026-03-01T10:00:00Z');
   const clock = { now: () => t };
   let app: TestApp;
-  let restart: (limits: Partial<RateLimits>) => Promise<void>;
+  let restart: (limits: Partial<RateLimits>, config?: Partial<Config>) => Promise<void>;
 
   beforeAll(() => {
-    restart = async (limits) => {
+    restart = async (limits, config = {}) => {
       await app?.close();
-      app = await startTestApp(kind, { rateLimits: { ...unlimited, ...limits } }, clock);
+      app = await startTestApp(kind, { rateLimits: { ...unlimited, ...limits }, ...config }, clock);
     };
   });
   afterAll(() => app?.close());
@@ -305,6 +319,82 @@ describe.each(databaseKinds)('rate limits over HTTP (%s)', (kind) => {
         expect(await stock()).toBe(before);
         expect(await ordersOf(rider)).toBe(2);
         expect((await placeOrder(neighbour, a)).status).toBe(200);
+      });
+    });
+
+    describe('only accepted orders count', () => {
+      beforeAll(async () => {
+        await restart(
+          { ordersPerUser: tight(3, 60 * 60_000), ordersPerAddress: tight(4, 60 * 60_000) },
+          { orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 2 } },
+        );
+        await addStockedPart();
+      });
+
+      const placeWith = (user: TestUser, headers: Record<string, string>, input: Record<string, unknown>) =>
+        post(
+          {
+            query: 'mutation($input: PlaceOrderInput!) { placeOrder(input: $input) { id } }',
+            variables: { input: orderInput(partId, input) },
+          },
+          { authorization: `Bearer ${user.token}`, ...headers },
+        );
+
+      it('30 orders refused for a bad phone number, and more refused for the stock, lock nobody out', async () => {
+        const rider = await app.signUp();
+        const a = from('198.51.100.90');
+        for (let i = 0; i < 30; i++) {
+          const refused = await placeWith(rider, a, { phone: `0171234${i}` });
+          expect(refused.status).toBe(200);
+          expect(refused.body).toMatchObject({ errors: [{ extensions: { code: 'BAD_USER_INPUT' } }] });
+        }
+        expect((await restPlaceOrder(rider, a)).status).toBe(200);
+        for (let i = 0; i < 5; i++) {
+          const short = await rest('POST', '/orders', orderInput(partId, { orderAmount: 5000 }), {
+            authorization: `Bearer ${rider.token}`,
+            ...a,
+          });
+          expect(short.status).toBe(400);
+        }
+        // One order was accepted above (REST); the user's limit of 3 still allows 2 more.
+        expect((await placeOrder(rider, a)).status).toBe(200);
+        expect(await ordersOf(rider)).toBe(2);
+      });
+
+      it('orders refused by the cap on unpaid orders do not count either; the 4th accepted one is 429', async () => {
+        const rider = await app.signUp();
+        const a = from('198.51.100.91');
+        const first = await placeWith(rider, a, {});
+        expect((await placeWith(rider, a, {})).status).toBe(200);
+        for (let i = 0; i < 5; i++) {
+          const capped = await placeWith(rider, a, {});
+          expect(capped.body).toMatchObject({ errors: [{ extensions: { code: 'CONFLICT' } }] });
+        }
+        const id = (first.body.data as { placeOrder: { id: string } }).placeOrder.id;
+        await post(
+          { query: 'mutation($id: ID!) { cancelOrder(id: $id) }', variables: { id } },
+          { authorization: `Bearer ${rider.token}`, ...a },
+        );
+        expect((await placeWith(rider, a, {})).status).toBe(200); // the 3rd accepted
+        const gone = (await app.server.database.db.select().from(orders).where(eq(orders.userId, rider.userId)))[0];
+        await post(
+          { query: 'mutation($id: ID!) { cancelOrder(id: $id) }', variables: { id: gone.id } },
+          { authorization: `Bearer ${rider.token}`, ...a },
+        );
+        expect(await placeWith(rider, a, {})).toEqual(
+          limited('You are placing orders too quickly. Try again in 1 hour.', '3600'),
+        );
+      });
+
+      it('orders racing for the last places of a limit: exactly the limit accepted, the rest 429', async () => {
+        const riders = await Promise.all([1, 2, 3, 4, 5].map(() => app.signUp()));
+        const a = from('198.51.100.92');
+        const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => placeWith(riders[i % 5], a, {})));
+        const accepted = answers.filter((r) => r.status === 200 && !('errors' in r.body));
+        expect(accepted).toHaveLength(4); // the per-address limit
+        expect(answers.filter((r) => r.status === 429)).toHaveLength(6);
+        const placedNow = await Promise.all(riders.map(ordersOf));
+        expect(placedNow.reduce((x, y) => x + y)).toBe(4);
       });
     });
 

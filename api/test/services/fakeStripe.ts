@@ -41,7 +41,8 @@ export interface FakeRequest {
 
 /**
  * A tiny Stripe-compatible API on 127.0.0.1: POST /v1/payment_intents (form-encoded, honouring
- * Idempotency-Key), GET /v1/payment_intents/{id}, POST /v1/refunds (the whole amount of a succeeded intent,
+ * Idempotency-Key), GET /v1/payment_intents/{id}, POST /v1/payment_intents/{id}/cancel (refused with
+ * `payment_intent_unexpected_state` once succeeded or cancelled), POST /v1/refunds (the whole amount of a succeeded intent,
  * honouring Idempotency-Key; a second refund of a refunded intent is refused with `charge_already_refunded`)
  * and GET /v1/refunds?payment_intent=, answering JSON as Stripe does (404 with an `error` object for unknown
  * ids). Tests flip intents to succeeded or change them, as Stripe's side would, and can make refunds fail.
@@ -52,6 +53,8 @@ export class FakeStripe {
   readonly requests: FakeRequest[] = [];
   /** While true, POST /v1/refunds answers 500 (Stripe's api_error), as during an outage. */
   refundsFail = false;
+  /** While true, every request answers 500 (Stripe's api_error), as during an outage. */
+  down = false;
   private readonly byIdempotencyKey = new Map<string, string>();
   private readonly refundByIdempotencyKey = new Map<string, string>();
   private server: Server | undefined;
@@ -74,10 +77,14 @@ export class FakeStripe {
     });
   }
 
-  /** Marks an intent as paid, as Stripe does once the card is charged. */
+  /**
+   * Marks an intent as paid, as Stripe does once the card is charged (a cancelled intent cannot be: it
+   * answers it unchanged, as Stripe refuses the card).
+   */
   succeed(id: string, changes: Partial<FakeIntent> = {}): FakeIntent {
     const intent = this.intents.get(id);
     if (!intent) throw new Error(`no fake intent ${id}`);
+    if (intent.status === 'canceled') return intent;
     Object.assign(intent, { status: 'succeeded' }, changes);
     return intent;
   }
@@ -145,6 +152,10 @@ export class FakeStripe {
       send(status, { error: { type: 'invalid_request_error', message, ...(code ? { code } : {}) } });
 
     if (req.headers.authorization !== 'Bearer sk_test_x') return error(401, 'Invalid API Key provided');
+    if (this.down) {
+      res.setHeader('stripe-should-retry', 'false');
+      return send(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+    }
 
     if (req.method === 'POST' && url.pathname === '/v1/payment_intents') {
       const key = req.headers['idempotency-key'];
@@ -203,6 +214,21 @@ export class FakeStripe {
     if (req.method === 'GET' && url.pathname === '/v1/refunds') {
       const data = this.refundsOf(form.payment_intent ?? '').slice(0, Number(form.limit ?? 10));
       return send(200, { object: 'list', data, has_more: false, url: '/v1/refunds' });
+    }
+
+    const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(url.pathname);
+    if (req.method === 'POST' && cancel) {
+      const intent = this.intents.get(decodeURIComponent(cancel[1]));
+      if (!intent) return error(404, `No such payment_intent: '${cancel[1]}'`, 'resource_missing');
+      if (intent.status === 'succeeded' || intent.status === 'canceled') {
+        return error(
+          400,
+          `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+          'payment_intent_unexpected_state',
+        );
+      }
+      intent.status = 'canceled';
+      return send(200, intent);
     }
 
     const retrieve = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);

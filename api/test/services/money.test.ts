@@ -5,6 +5,7 @@ import type { Actor } from '../../src/services/actor';
 import { databaseKinds } from '../support/env';
 import { orderInput, partInput } from '../support/fixtures';
 import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
+import { FakeStripe, stripeSettings } from './fakeStripe';
 import {
   actorOf,
   addPartAs,
@@ -168,5 +169,38 @@ describe.each(databaseKinds)('money: exact totals that fit one card payment (%s)
     expect(unpayable.message).toBe('This order has a total of $0.00, so there is nothing to pay: cancel it');
     await services().orders.cancelOrder(customer, freeOrder.id);
     expect(await db().select().from(orders).where(eq(orders.id, freeOrder.id))).toEqual([]);
+  });
+});
+
+describe.each(databaseKinds)('money at the bound, through Stripe (a local Stripe-compatible API, %s)', (kind) => {
+  let fake: FakeStripe;
+  let app: TestApp;
+  let admin: Actor;
+  let customer: Actor;
+
+  beforeAll(async () => {
+    fake = new FakeStripe();
+    await fake.start();
+    app = await startTestApp(kind, { stripe: stripeSettings(fake.port) });
+    admin = await actorOf(app, await signUp(app, { admin: true }));
+    customer = await actorOf(app, await signUp(app));
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fake?.close();
+  });
+
+  it('an order of exactly 99,999,999 cents gets an intent Stripe accepts, and is recorded to the cent', async () => {
+    const part = await addPartAs(app, admin, { price: 333_333.33, minOrder: 1, available: 10 });
+    const order = await placeOrderAs(app, customer, part.id, { orderAmount: 3 });
+    expect(order.totalCents).toBe(maxChargeCents);
+    const intent = await app.server.services.payments.createPaymentIntent(customer, order.id);
+    expect(fake.intents.get(intent.id)).toMatchObject({ amount: maxChargeCents, currency: 'usd' });
+    fake.succeed(intent.id);
+    const paid = await app.server.services.payments.confirmPayment(customer, order.id, intent.id);
+    expect(paid.status).toBe('paid');
+    expect((await paymentsOfOrder(app, order.id))[0].amountCents).toBe(maxChargeCents);
+    // One cent more is refused by the rules before Stripe is asked (it would refuse it too).
+    await expectAppError(placeOrderAs(app, customer, part.id, { orderAmount: 4 }), 'BAD_USER_INPUT');
   });
 });

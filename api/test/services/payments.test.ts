@@ -6,6 +6,7 @@ import { notATestCard, passesLuhn, testCardDecision } from '../../src/payments/t
 import type { Actor } from '../../src/services/actor';
 import { unpayableMessages } from '../../src/services/paymentsService';
 import { databaseKinds } from '../support/env';
+import { captureLogs } from '../support/logs';
 import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
 import { deliverWebhook, FakeStripe, stripeSettings } from './fakeStripe';
 import {
@@ -21,25 +22,6 @@ import {
 
 const now = new Date('2026-03-15T12:00:00Z');
 
-/** The app's log lines (JSON, stdout and stderr) written while it runs, kept out of the test output. */
-function captureLogs() {
-  const lines: Record<string, unknown>[] = [];
-  const keep = (chunk: string | Uint8Array) => {
-    for (const line of String(chunk).split('\n')) {
-      if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
-    }
-    return true;
-  };
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation(keep);
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation(keep);
-  return {
-    lines,
-    restore: () => {
-      out.mockRestore();
-      err.mockRestore();
-    },
-  };
-}
 const card = (number: string, overrides: Partial<{ expMonth: number; expYear: number; cvc: string }> = {}) => ({
   number,
   expMonth: 12,
@@ -330,22 +312,47 @@ describe.each(databaseKinds)('paying an order on the test gateway (%s)', (kind) 
       return { order, intent: { ...intent, status: 'succeeded' } satisfies GatewayIntent };
     }
 
-    it("refuses an amount other than the order's total", async () => {
+    it("refunds a charge of another amount than the order's total, once, and leaves the order unpaid", async () => {
       const { order, intent } = await intentFor();
-      for (const amountCents of [4999, 5001, 1, 500000]) {
-        const error = await expectAppError(
-          payments_().recordSucceededIntent({ ...intent, amountCents }),
-          'BAD_USER_INPUT',
-        );
-        expect(error.fields).toEqual({ paymentIntentId: "The payment's amount does not match the order's total" });
+      await payments_().payWithTestCard(customer, intent.id, testCard());
+      const logs = captureLogs();
+      try {
+        for (const amountCents of [4999, 5001, 1, 500000]) {
+          const error = await expectAppError(payments_().recordSucceededIntent({ ...intent, amountCents }), 'CONFLICT');
+          expect(error.message).toBe(unpayableMessages.amount_mismatch.refunded);
+        }
+      } finally {
+        logs.restore();
       }
+      expect(await refundedAt(intent.id)).toBeInstanceOf(Date);
+      expect(logs.events('payment_refunded')).toHaveLength(1);
       expect((await orderRow(app, order.id))?.status).toBe('unpaid');
       expect(await paymentsOfOrder(app, order.id)).toHaveLength(0);
     });
 
-    it('refuses another currency', async () => {
+    it('refuses another currency (refunding the charge)', async () => {
       const { order, intent } = await intentFor();
-      await expectAppError(payments_().recordSucceededIntent({ ...intent, currency: 'eur' }), 'BAD_USER_INPUT');
+      await payments_().payWithTestCard(customer, intent.id, testCard());
+      const logs = captureLogs();
+      try {
+        const error = await expectAppError(
+          payments_().recordSucceededIntent({ ...intent, currency: 'eur' }),
+          'CONFLICT',
+        );
+        expect(error.message).toBe(unpayableMessages.amount_mismatch.refunded);
+      } finally {
+        logs.restore();
+      }
+      expect((await orderRow(app, order.id))?.status).toBe('unpaid');
+    });
+
+    it("refuses a mismatched amount the gateway never charged, with the field's message", async () => {
+      const { order, intent } = await intentFor();
+      const error = await expectAppError(
+        payments_().recordSucceededIntent({ ...intent, amountCents: 4999, status: 'requires_payment_method' }),
+        'BAD_USER_INPUT',
+      );
+      expect(error.fields).toEqual({ paymentIntentId: 'The payment has not succeeded' });
       expect((await orderRow(app, order.id))?.status).toBe('unpaid');
     });
 
@@ -468,12 +475,26 @@ describe.each(databaseKinds)('paying through Stripe (a local Stripe-compatible A
     expect(rows[0]).toMatchObject({ transactionId: intent.id, amountCents: 5997, gateway: 'stripe' });
   });
 
-  it("a succeeded intent for another amount than the order's total is refused", async () => {
+  it("a succeeded intent for another amount than the order's total is refunded and logged as mismatched", async () => {
     const order = await newOrder();
     const intent = await payments_().createPaymentIntent(customer, order.id);
     fake.succeed(intent.id, { amount: 100 });
-    const error = await expectAppError(payments_().confirmPayment(customer, order.id, intent.id), 'BAD_USER_INPUT');
-    expect(error.fields).toEqual({ paymentIntentId: "The payment's amount does not match the order's total" });
+    const logs = captureLogs();
+    try {
+      const error = await expectAppError(payments_().confirmPayment(customer, order.id, intent.id), 'CONFLICT');
+      expect(error.message).toBe(unpayableMessages.amount_mismatch.refunded);
+    } finally {
+      logs.restore();
+    }
+    expect(fake.refundsOf(intent.id)).toEqual([expect.objectContaining({ amount: 100 })]);
+    expect(logs.events('payment_mismatched')).toEqual([
+      expect.objectContaining({
+        orderId: order.id,
+        paymentIntentId: intent.id,
+        amountCents: 100,
+        orderTotalCents: 5997,
+      }),
+    ]);
     expect((await orderRow(app, order.id))?.status).toBe('unpaid');
     expect(await paymentsOfOrder(app, order.id)).toHaveLength(0);
   });
@@ -520,7 +541,8 @@ describe.each(databaseKinds)('paying through Stripe (a local Stripe-compatible A
 
     const replayed = await webhook(succeeded);
     expect(replayed.status).toBe(200);
-    expect(replayed.body).toMatchObject({ received: true });
+    // Nothing new was recorded by the replay, and it says so.
+    expect(replayed.body).toEqual({ received: true, recorded: false });
 
     const confirmed = await payments_().confirmPayment(customer, order.id, intent.id);
     expect(confirmed).toMatchObject({ status: 'paid', transactionId: intent.id });
@@ -545,13 +567,35 @@ describe.each(databaseKinds)('paying through Stripe (a local Stripe-compatible A
     expect((await orderRow(app, order.id))?.status).toBe('paid');
   });
 
-  it('a signed webhook for a wrong amount is acknowledged but does not mark the order paid', async () => {
+  it('a signed webhook for a wrong amount is acknowledged, refunded once and logged; the order stays unpaid', async () => {
     const order = await newOrder();
     const intent = await payments_().createPaymentIntent(customer, order.id);
-    const tampered = { ...fake.succeed(intent.id), amount: 1 };
-    const delivered = await webhook(tampered);
+    const tampered = fake.succeed(intent.id, { amount: 1 });
+    const logs = captureLogs();
+    let delivered, replayed;
+    try {
+      delivered = await webhook(tampered);
+      replayed = await webhook(tampered);
+    } finally {
+      logs.restore();
+    }
     expect(delivered.status).toBe(200);
-    expect(delivered.body).toMatchObject({ received: true, recorded: false });
+    expect(delivered.body).toEqual({ received: true, recorded: false, refunded: true });
+    expect(replayed.body).toEqual({ received: true, recorded: false, refunded: true });
+    expect(fake.refundsOf(intent.id)).toHaveLength(1);
+    expect(logs.events('payment_mismatched')).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        orderId: order.id,
+        paymentIntentId: intent.id,
+        amountCents: 1,
+        orderTotalCents: 5997,
+        via: 'webhook',
+      }),
+    ]);
+    expect(logs.events('payment_refunded')).toEqual([
+      expect.objectContaining({ orderId: order.id, amountCents: 1, reason: 'amount_mismatch', via: 'webhook' }),
+    ]);
     expect((await orderRow(app, order.id))?.status).toBe('unpaid');
     expect(await paymentsOfOrder(app, order.id)).toHaveLength(0);
   });

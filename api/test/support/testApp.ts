@@ -5,6 +5,7 @@ import type { Config } from '../../src/config';
 import { users } from '../../src/db/schema';
 import { openDatabase } from '../../src/db/database';
 import type { Identity } from '../../src/identity/firebaseIdentity';
+import { setEventLogging } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
 import { testEnv, type DatabaseKind } from './env';
 import { createTestDatabase } from './postgres';
@@ -33,6 +34,8 @@ export interface TestUser {
 
 export interface TestApp {
   server: RunningServer;
+  /** The configuration the app was started with. */
+  config: Config;
   url: string;
   gql<T = Record<string, unknown>>(
     query: string,
@@ -93,6 +96,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       ordersPerUser: { max: 100_000, windowMs: 60_000 },
       ordersPerAddress: { max: 100_000, windowMs: 60_000 },
     },
+    // As generous: the suites place many orders per customer. api/test/expiry.test.ts sets its own.
+    orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 100_000 },
+    // No timer: a sweep changing rows between a test's reads would be noise; tests run the sweeps themselves.
+    sweepIntervalMs: null,
     ...overrides,
   };
 }
@@ -164,6 +171,21 @@ export async function emulatorVerifyEmail(email: string, password: string): Prom
 }
 
 /**
+ * fetch, sent again once if the kept-alive connection it reused was closed by the server as idle: when PGlite
+ * holds the event loop for seconds, the server's idle timeout and the client's reuse of the socket can cross.
+ * The server had not read the request (it closes only idle connections), so nothing ran twice.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, init);
+  }
+}
+
+/**
  * Starts the whole app on a fresh database of `kind` (an in-memory PGlite, or a new PostgreSQL database).
  * `options.now` is the rate limits' clock.
  */
@@ -179,6 +201,8 @@ export async function startTestApp(
     dropDatabase = created.drop;
     database = { kind: 'postgres', url: created.url, poolSize: 10 };
   }
+  // One info line per money event and expired order would bury the test output; captureLogs shows them.
+  setEventLogging(false);
   const config = testConfig({ database, ...overrides });
   const server = await startServer(config, {
     database: await openDatabase(database),
@@ -187,7 +211,7 @@ export async function startTestApp(
   });
 
   const gql: TestApp['gql'] = async (query, variables, token) => {
-    const res = await fetch(`${server.url}/graphql`, {
+    const res = await fetchOnce(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify({ query, variables }),
@@ -197,7 +221,7 @@ export async function startTestApp(
   };
 
   const rest: TestApp['rest'] = async (method, urlPath, body, token, headers = {}) => {
-    const res = await fetch(`${server.url}/api${urlPath}`, {
+    const res = await fetchOnce(`${server.url}/api${urlPath}`, {
       method,
       headers: {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -245,6 +269,7 @@ export async function startTestApp(
 
   return {
     server,
+    config,
     url: server.url,
     gql,
     rest,

@@ -1,3 +1,4 @@
+import { orderNumber } from '@partsyard/common';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import ManageOrdersPage from '../../src/features/admin/ManageOrdersPage';
@@ -22,10 +23,11 @@ const order = (id: string, partName: string, status: OrderStatus) => ({
   orderAmount: 10,
   unitPrice: 2.5,
   price: 25,
-  paid: status !== 'UNPAID',
+  paid: status === 'PAID' || status === 'SHIPPED',
   status,
-  transactionId: status === 'UNPAID' ? null : `pi_test_${id}`,
+  transactionId: status === 'UNPAID' || status === 'EXPIRED' ? null : `pi_test_${id}`,
   createdAt: '2026-01-02T03:04:05.000Z',
+  expiresAt: status === 'UNPAID' || status === 'EXPIRED' ? '2026-01-02T04:04:05.000Z' : null,
 });
 
 const longName = 'Heavy-duty O-ring drive chain 520 x 120 links, gold';
@@ -108,6 +110,34 @@ describe('Manage All Orders', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Order deleted.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText(`${longName.slice(0, 30)}...`)).not.toBeInTheDocument());
+  });
+
+  it('an expired order shows an Expired badge and may be deleted, saying its stock already went back', async () => {
+    const expired = order('o3', 'Chain lube', 'EXPIRED');
+    renderAdmin(<ManageOrdersPage />, [ordersPage([expired, paid])]);
+    const row = await rowOf('Chain lube');
+    expect(within(row).getByText('Expired')).toBeInTheDocument();
+    expect(within(row).queryByText('Pending')).not.toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Mark shipped' })).not.toBeInTheDocument();
+    await userEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+    expect(
+      within(screen.getByRole('dialog')).getByText(
+        `The expired order ${orderNumber('o3')} of rider@example.test for 10 × Chain lube is deleted (its stock went back when it expired).`,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('filters by each status, Expired included', async () => {
+    const expired = order('o3', 'Chain lube', 'EXPIRED');
+    renderAdmin(<ManageOrdersPage />, [ordersPage([unpaid, paid, expired]), ordersPage([expired], 'EXPIRED')]);
+    await rowOf('Brake pads');
+    expect(
+      screen.getAllByRole('button', { name: /^(All|Unpaid|Expired|Paid|Shipped)$/ }).map((b) => b.textContent),
+    ).toEqual(['All', 'Unpaid', 'Expired', 'Paid', 'Shipped']);
+    await userEvent.click(screen.getByRole('button', { name: 'Expired' }));
+    await waitFor(() => expect(screen.queryByText('Brake pads')).not.toBeInTheDocument());
+    expect(screen.getByText('Chain lube')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Expired' })).toHaveAttribute('aria-pressed', 'true');
   });
 
   it('filters by status', async () => {

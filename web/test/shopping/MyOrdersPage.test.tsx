@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
 import MyOrdersPage from '../../src/features/orders/MyOrdersPage';
 import { CancelOrderDocument, MyOrdersDocument } from '../../src/generated/graphql';
-import { order, polyfillDialog, renderShopping } from './renderShopping';
+import { formatPayBy } from '../../src/lib/payBy';
+import { inTwoHours, order, polyfillDialog, renderShopping } from './renderShopping';
 
 const longName = 'Adjustable Rear Shock Absorber 320 mm with Remote Preload';
 const unpaid = order({ id: 'order-unpaid', partName: longName });
@@ -104,6 +105,54 @@ describe('My Orders', () => {
     expect(within(row).getByText('#A1B2C3D4')).toBeInTheDocument();
     expect(within(row).getByText('Mar 14, 2026')).toHaveAttribute('datetime', shipped.createdAt);
     expect(within(row).getByText('Shipped')).toBeInTheDocument();
+  });
+
+  it('an unpaid order shows the time to pay it by; a paid one does not', async () => {
+    renderOrders([ordersAnswer([unpaid, paid])]);
+    const pending = await rowOf(`${longName.slice(0, 30)}...`);
+    const payBy = within(pending).getByTestId('pay-by');
+    expect(payBy).toHaveTextContent(`Pay by ${formatPayBy(inTwoHours)}`);
+    expect(within(payBy).getByText(formatPayBy(inTwoHours))).toHaveAttribute('datetime', inTwoHours);
+    expect(within(await rowOf('Iridium Spark Plug CR9EIX')).queryByTestId('pay-by')).not.toBeInTheDocument();
+  });
+
+  it('an expired order shows Expired, when it was due, no Pay now, and may be deleted', async () => {
+    const expired = order({
+      id: 'order-expired',
+      partName: 'Chain Lube 400 ml',
+      status: 'EXPIRED',
+      expiresAt: '2026-01-01T01:00:00.000Z',
+    });
+    renderOrders([
+      ordersAnswer([expired, paid]),
+      {
+        request: { query: CancelOrderDocument, variables: { id: 'order-expired' } },
+        result: { data: { cancelOrder: 'order-expired' } },
+      },
+      ordersAnswer([paid]),
+    ]);
+    const row = await rowOf('Chain Lube 400 ml');
+    expect(within(row).getByText('Expired')).toBeInTheDocument();
+    expect(within(row).getByText(`Not paid by ${formatPayBy('2026-01-01T01:00:00.000Z')}`)).toBeInTheDocument();
+    expect(within(row).queryByText('Pending')).not.toBeInTheDocument();
+    expect(within(row).queryByRole('link', { name: 'Pay now' })).not.toBeInTheDocument();
+    await userEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByText('Delete this expired order?')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete order' }));
+    expect(await screen.findByText('Order deleted.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Chain Lube 400 ml')).not.toBeInTheDocument());
+  });
+
+  it('when the Pay by time passes, the list is asked again and the order shows as Expired, without a reload', async () => {
+    const soon = new Date(Date.now() + 800).toISOString();
+    const due = order({ id: 'order-due', partName: 'Fork Seal Kit', expiresAt: soon });
+    renderOrders([ordersAnswer([due]), ordersAnswer([{ ...due, status: 'EXPIRED' }])]);
+    const row = await rowOf('Fork Seal Kit');
+    expect(within(row).getByText('Pending')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'Pay now' })).toBeInTheDocument();
+    await waitFor(() => expect(within(row).getByText('Expired')).toBeInTheDocument(), { timeout: 4000 });
+    expect(within(row).queryByRole('link', { name: 'Pay now' })).not.toBeInTheDocument();
   });
 
   it('with no orders says so and links to the parts', async () => {

@@ -9,6 +9,7 @@ import {
   OrderDocument,
   PayWithTestCardDocument,
 } from '../../src/generated/graphql';
+import { formatPayBy } from '../../src/lib/payBy';
 import { customer, order, renderShopping, signedInAs } from './renderShopping';
 
 jest.mock('../../src/features/auth/AuthProvider', () => ({ useAuth: jest.fn() }));
@@ -108,6 +109,22 @@ describe('Payment page', () => {
     expect(await screen.findByText('pi_test_paid')).toBeInTheDocument();
     expect(screen.getByText('This order is already paid.')).toBeInTheDocument();
     expect(screen.queryByLabelText('Card number')).not.toBeInTheDocument();
+  });
+
+  it('an unpaid order shows the time to pay by', async () => {
+    renderPayment([orderAnswer()]);
+    const payBy = await screen.findByTestId('pay-by');
+    expect(payBy).toHaveAttribute('datetime', unpaid.expiresAt);
+    expect(payBy).toHaveTextContent(formatPayBy(unpaid.expiresAt ?? ''));
+  });
+
+  it('an expired order says so, offers to order again, and shows no card form', async () => {
+    const expired = order({ id: 'order-1', status: 'EXPIRED', expiresAt: '2026-01-01T01:00:00.000Z' });
+    renderPayment([orderAnswer(expired)]);
+    expect(await screen.findByText('This order expired before it was paid.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Order again' })).toHaveAttribute('href', `/purchase/${expired.partId}`);
+    expect(screen.queryByLabelText('Card number')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('pay-by')).not.toBeInTheDocument();
   });
 
   it('an order that is not found (or not yours) says so', async () => {

@@ -59,7 +59,10 @@ export const brakePads = (overrides: Partial<Part> = {}): Part & { __typename: '
   ...overrides,
 });
 
-/** An order of the customer's; unpaid unless told otherwise. */
+/** Two hours from when the tests started: an unpaid order's "Pay by" that does not pass during a test. */
+export const inTwoHours = new Date(Date.now() + 2 * 3_600_000).toISOString();
+
+/** An order of the customer's; unpaid (to be paid by `inTwoHours`) unless told otherwise. */
 export const order = (overrides: Partial<Order> = {}): Order & { __typename: 'Order' } => ({
   __typename: 'Order',
   id: '7d1f7c2e-1111-4a4e-9a1e-6a4f0e3f1a01',
@@ -77,5 +80,6 @@ export const order = (overrides: Partial<Order> = {}): Order & { __typename: 'Or
   status: 'UNPAID',
   transactionId: null,
   createdAt: '2026-01-01T00:00:00.000Z',
+  expiresAt: overrides.paid ? null : inTwoHours,
   ...overrides,
 });

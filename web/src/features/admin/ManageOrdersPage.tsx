@@ -20,17 +20,19 @@ type OrderRow = AllOrdersQuery['orders']['items'][number];
 const filters: { value: '' | OrderStatus; label: string }[] = [
   { value: '', label: 'All' },
   { value: 'UNPAID', label: 'Unpaid' },
+  { value: 'EXPIRED', label: 'Expired' },
   { value: 'PAID', label: 'Paid' },
   { value: 'SHIPPED', label: 'Shipped' },
 ];
 
-const asStatus = (value: string): OrderStatus | null =>
-  value === 'UNPAID' || value === 'PAID' || value === 'SHIPPED' ? value : null;
+const statuses: readonly OrderStatus[] = ['UNPAID', 'EXPIRED', 'PAID', 'SHIPPED'];
+const asStatus = (value: string): OrderStatus | null => statuses.find((s) => s === value) ?? null;
 
 /**
- * Every order (admin), each with its short number and date. The status is a badge (Pending, Paid, Shipped),
- * never a button; unpaid orders may be deleted, and a paid one is shipped with "Mark shipped" after a
- * confirmation naming the order, which the server saves (the spec's local-only toggle, done properly).
+ * Every order (admin), each with its short number and date, filtered by status. The status is a badge
+ * (Pending, Expired, Paid, Shipped), never a button; unpaid orders may be deleted (their stock goes back), and
+ * so may expired ones (not paid in time, their stock already back); a paid one is shipped with "Mark shipped"
+ * after a confirmation naming the order, which the server saves (the spec's local-only toggle, done properly).
  */
 export default function ManageOrdersPage() {
   const list = useAdminList();
@@ -67,7 +69,9 @@ export default function ManageOrdersPage() {
     refetch,
     title: 'Are you sure you want to delete this order?',
     describe: (row) =>
-      `The unpaid order ${orderNumber(row.id)} of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted and its stock given back.`,
+      row.status === 'EXPIRED'
+        ? `The expired order ${orderNumber(row.id)} of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted (its stock went back when it expired).`
+        : `The unpaid order ${orderNumber(row.id)} of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted and its stock given back.`,
     busy: deleting,
   });
 
@@ -173,7 +177,7 @@ export default function ManageOrdersPage() {
                     <button type="button" className="btn btn-primary btn-sm" onClick={() => setToShip(order)}>
                       Mark shipped
                     </button>
-                  ) : order.status === 'UNPAID' ? (
+                  ) : order.status === 'UNPAID' || order.status === 'EXPIRED' ? (
                     <button type="button" className="btn btn-error btn-sm" onClick={() => setToDelete(order)}>
                       Delete
                     </button>

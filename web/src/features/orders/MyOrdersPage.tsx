@@ -8,16 +8,23 @@ import { Spinner } from '../../components/Spinner';
 import { Cell, RowHeader, StackedTable } from '../../components/StackedTable';
 import { useCancelOrderMutation, useMyOrdersQuery, type MyOrdersQuery } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
+import { formatPayBy, useRefetchAtDeadlines } from '../../lib/payBy';
 
 type Order = MyOrdersQuery['myOrders']['items'][number];
 
 /**
  * The signed-in customer's orders (spec "My Orders"): each with its short number and date, so identical
- * orders can be told apart, and its status (Pending, Paid, Shipped); pay or cancel unpaid ones, see paid
- * ones' transactions. One card per order on a phone.
+ * orders can be told apart, and its status (Pending with the time to pay by, Paid, Shipped, Expired); pay or
+ * cancel unpaid ones, see paid ones' transactions, delete expired ones. The list asks again when a Pay by time
+ * passes, so an order that expires turns Expired on screen. One card per order on a phone.
  */
 export default function MyOrdersPage() {
   const { data, loading, error, refetch } = useMyOrdersQuery({ fetchPolicy: 'cache-and-network' });
+  const pending = (data?.myOrders.items ?? []).filter((o) => o.status === 'UNPAID' && o.expiresAt);
+  useRefetchAtDeadlines(
+    pending.map((o) => o.expiresAt ?? ''),
+    refetch,
+  );
   const [cancelOrder, { loading: cancelling }] = useCancelOrderMutation();
   const [toCancel, setToCancel] = useState<Order | null>(null);
 
@@ -25,7 +32,7 @@ export default function MyOrdersPage() {
     if (!toCancel) return;
     try {
       await cancelOrder({ variables: { id: toCancel.id } });
-      toast.success('Order cancelled.');
+      toast.success(toCancel.status === 'EXPIRED' ? 'Order deleted.' : 'Order cancelled.');
       setToCancel(null);
       await refetch();
     } catch (e) {
@@ -85,12 +92,30 @@ export default function MyOrdersPage() {
                   {truncate(order.partName, truncation.orderTableName)}
                 </Cell>
                 <Cell label="Status">
-                  <OrderStatusBadge status={order.status} />
+                  <span className="flex flex-col items-end gap-1 md:items-start">
+                    <OrderStatusBadge status={order.status} />
+                    {order.status === 'UNPAID' && order.expiresAt && (
+                      <span className="text-xs whitespace-nowrap" data-testid="pay-by">
+                        Pay by <time dateTime={order.expiresAt}>{formatPayBy(order.expiresAt)}</time>
+                      </span>
+                    )}
+                    {order.status === 'EXPIRED' && order.expiresAt && (
+                      <span className="text-xs whitespace-nowrap text-base-content/80">
+                        Not paid by {formatPayBy(order.expiresAt)}
+                      </span>
+                    )}
+                  </span>
                 </Cell>
                 <Cell label="Transaction">
                   {order.paid ? (
                     <span className="font-mono text-xs [overflow-wrap:anywhere]" data-testid="transaction-id">
                       {order.transactionId}
+                    </span>
+                  ) : order.status === 'EXPIRED' ? (
+                    <span className="flex justify-end md:justify-start">
+                      <button type="button" className="btn btn-outline btn-sm" onClick={() => setToCancel(order)}>
+                        Delete
+                      </button>
                     </span>
                   ) : (
                     <span className="flex flex-wrap justify-end gap-2 md:justify-start">
@@ -120,7 +145,9 @@ export default function MyOrdersPage() {
       )}
       <ConfirmModal
         open={toCancel !== null}
-        title="Are you sure you want to delete this order"
+        title={
+          toCancel?.status === 'EXPIRED' ? 'Delete this expired order?' : 'Are you sure you want to delete this order'
+        }
         body={
           toCancel && (
             <>
@@ -128,12 +155,16 @@ export default function MyOrdersPage() {
                 Order {orderNumber(toCancel.id)} of {orderDate(toCancel.createdAt)}: {toCancel.orderAmount} ×{' '}
                 {toCancel.partName}, {formatDollars(toCancel.price)}.
               </p>
-              <p>You lose all your order data, this process is irreversible.</p>
+              <p>
+                {toCancel.status === 'EXPIRED'
+                  ? 'It was not paid in time and its items went back on sale. It is removed from your orders.'
+                  : 'You lose all your order data, this process is irreversible.'}
+              </p>
             </>
           )
         }
         cancelLabel="Keep order"
-        confirmLabel="Cancel order"
+        confirmLabel={toCancel?.status === 'EXPIRED' ? 'Delete order' : 'Cancel order'}
         busy={cancelling}
         onConfirm={() => void confirmCancel()}
         onClose={() => setToCancel(null)}

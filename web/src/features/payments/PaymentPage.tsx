@@ -6,6 +6,7 @@ import { ShoppingFact, ShoppingPartSummary } from '../../components/ShoppingPart
 import { Spinner } from '../../components/Spinner';
 import { useConfirmPaymentMutation, useCreatePaymentIntentMutation, useOrderQuery } from '../../generated/graphql';
 import { errorCode, errorMessage } from '../../lib/apollo';
+import { formatPayBy, useRefetchAtDeadlines } from '../../lib/payBy';
 import { useAuth } from '../auth/AuthProvider';
 import type { CardPaymentProps } from './cardPayment';
 import TestCardForm from './TestCardForm';
@@ -18,11 +19,17 @@ export default function PaymentPage() {
   const { orderId = '' } = useParams();
   const { user } = useAuth();
   const settings = useClientSettings();
-  const { data, loading, error } = useOrderQuery({ variables: { id: orderId }, fetchPolicy: 'cache-and-network' });
+  const { data, loading, error, refetch } = useOrderQuery({
+    variables: { id: orderId },
+    fetchPolicy: 'cache-and-network',
+  });
   const [createPaymentIntent] = useCreatePaymentIntentMutation();
   const [confirmPayment] = useConfirmPaymentMutation();
   const [paidTxId, setPaidTxId] = useState<string | null>(null);
   const order = data?.order;
+  // Still on this page when the Pay by time passes: the order is shown as expired once the server says so.
+  const payBy = order?.status === 'UNPAID' && !paidTxId ? order.expiresAt : null;
+  useRefetchAtDeadlines(payBy ? [payBy] : [], refetch);
 
   if ((loading && !data) || !settings) return <Spinner centered />;
 
@@ -70,6 +77,13 @@ export default function PaymentPage() {
               {formatDollars(order.price)}
             </span>
           </ShoppingFact>
+          {order.status === 'UNPAID' && order.expiresAt && (
+            <ShoppingFact label="Pay by">
+              <time dateTime={order.expiresAt} data-testid="pay-by">
+                {formatPayBy(order.expiresAt)}
+              </time>
+            </ShoppingFact>
+          )}
         </ShoppingPartSummary>
 
         <div className="card self-start bg-base-100 shadow-md">
@@ -96,6 +110,24 @@ export default function PaymentPage() {
                 <Link to="/dashboard/my-orders" className="btn btn-outline btn-sm self-start">
                   Back to My Orders
                 </Link>
+              </div>
+            ) : order.status === 'EXPIRED' ? (
+              <div className="flex flex-col gap-3" data-testid="order-expired">
+                <p className="font-semibold">This order expired before it was paid.</p>
+                <p className="text-sm">
+                  Its items went back on sale
+                  {order.expiresAt ? ` at ${formatPayBy(order.expiresAt)}` : ''}: place a new order to buy them.
+                </p>
+                <div className="flex flex-wrap gap-2">
+                  {order.partId && (
+                    <Link to={`/purchase/${order.partId}`} className="btn btn-primary btn-sm">
+                      Order again
+                    </Link>
+                  )}
+                  <Link to="/dashboard/my-orders" className="btn btn-outline btn-sm">
+                    Back to My Orders
+                  </Link>
+                </div>
               </div>
             ) : settings.payments.mode === 'STRIPE' && settings.payments.publishableKey ? (
               <Suspense fallback={<Spinner />}>

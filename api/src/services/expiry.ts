@@ -1,0 +1,85 @@
+import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../db/database';
+import { gatewayIntents, orders, type OrderRow } from '../db/schema';
+import { logger } from '../logger';
+import { releaseStock } from './stock';
+
+/**
+ * Reservations that run out. An unpaid order holds its stock until its `expiresAt` (placed at now() +
+ * UNPAID_ORDER_EXPIRY); then it becomes `expired` and its stock goes back on sale, exactly once.
+ *
+ * The work is done by the database, so any number of replicas may run it at any moment: the due orders are
+ * locked `FOR UPDATE SKIP LOCKED` (two sweeps take disjoint orders; an order being paid or cancelled right
+ * now is skipped, and that transaction decides it), flipped to `expired` only while still unpaid, and their
+ * stock is given back in the same transaction, part by part in id order (as deleting a user does), so two
+ * sweeps wait for each other on a part but never deadlock. Time is the database's `now()`: replicas whose
+ * clocks disagree still agree on what is due.
+ */
+
+/** How many orders one sweep transaction expires at most (the sweep repeats while it finds a full batch). */
+export const expiryBatch = 200;
+
+/**
+ * Expires the unpaid orders that are due and match `where`, inside `tx`: answers the orders expired. A row
+ * this transaction already holds (the payment that found its order due) is not skipped.
+ */
+export async function expireDueOrdersIn(tx: Tx, where?: SQL, limit = expiryBatch): Promise<OrderRow[]> {
+  const due = await tx
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.status, 'unpaid'), lte(orders.expiresAt, sql`now()`), where))
+    .orderBy(orders.expiresAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  if (!due.length) return [];
+  const ids = due.map((o) => o.id);
+  const expired = await tx
+    .update(orders)
+    .set({ status: 'expired' })
+    .where(and(inArray(orders.id, ids), eq(orders.status, 'unpaid')))
+    .returning();
+  const taken = new Map<string, number>();
+  for (const { partId, orderAmount } of expired) {
+    if (partId) taken.set(partId, (taken.get(partId) ?? 0) + orderAmount);
+  }
+  for (const partId of [...taken.keys()].sort()) await releaseStock(tx, partId, taken.get(partId) ?? 0);
+  // An intent made for one of them is asked about now: refunded if it was charged, else cancelled at the gateway.
+  await tx
+    .update(gatewayIntents)
+    .set({ nextCheckAt: sql`now()` })
+    .where(and(inArray(gatewayIntents.orderId, ids), eq(gatewayIntents.status, 'open')));
+  return expired;
+}
+
+/** One line per expired order (after its transaction committed): which stock went back. */
+export function logExpired(expired: OrderRow[]): void {
+  for (const order of expired) {
+    logger.info('an unpaid order expired and its stock went back on sale', {
+      event: 'order_expired',
+      orderId: order.id,
+      partId: order.partId,
+      orderAmount: order.orderAmount,
+      totalCents: order.totalCents,
+      expiresAt: order.expiresAt.toISOString(),
+    });
+  }
+}
+
+/**
+ * The sweep: expires every due unpaid order, a batch per transaction, and answers how many. Safe to run
+ * from every replica at once, as often as wanted.
+ */
+export async function expireDueOrders(db: Db, where?: SQL): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const expired = await db.transaction((tx) => expireDueOrdersIn(tx, where));
+    logExpired(expired);
+    total += expired.length;
+    if (expired.length < expiryBatch) return total;
+  }
+}
+
+/** Expires one order now if it is due (a payment or the payment page found it so before the sweep did). */
+export async function expireOrderIfDue(db: Db, orderId: string): Promise<boolean> {
+  return (await expireDueOrders(db, eq(orders.id, orderId))) > 0;
+}

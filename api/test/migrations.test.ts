@@ -1,0 +1,91 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { createPglite, migrationsFolder } from '../src/db/database';
+
+/**
+ * Migration 0006 (issue 11) on a database that has lived before it: the orders unpaid at the upgrade get an hour
+ * to be paid from then, and the test gateway's earlier intents are put on the books (gateway_intents) as recorded,
+ * refunded, or open and due for the reconciliation sweep at once.
+ */
+
+interface Journal {
+  entries: { idx: number; tag: string }[];
+}
+
+describe('migration 0006 on a database from before it', () => {
+  let before: string;
+
+  beforeAll(() => {
+    // The migrations as they were before 0006: the same folder, its journal cut there.
+    before = mkdtempSync(path.join(os.tmpdir(), 'partsyard-migrations-'));
+    cpSync(migrationsFolder, before, { recursive: true });
+    const journalFile = path.join(before, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as Journal;
+    const cut = journal.entries.findIndex((e) => e.tag === '0006_unpaid_order_expiry');
+    expect(cut).toBeGreaterThan(0);
+    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut) }));
+  });
+  afterAll(() => rmSync(before, { recursive: true, force: true }));
+
+  it('gives unpaid orders an hour from the upgrade and books the earlier test intents', async () => {
+    const client = await createPglite();
+    try {
+      const db = drizzle({ client });
+      await migrate(db, { migrationsFolder: before });
+      await db.execute(sql`
+        insert into parts (id, name, description, price_cents, min_order, available)
+        values ('00000000-0000-4000-8000-000000000001', 'Old part', 'Before 0006.', 500, 1, 100)`);
+      await db.execute(sql`
+        insert into orders (id, email, name, phone, part_id, part_name, order_amount, unit_price_cents, total_cents,
+                            status, transaction_id, created_at)
+        values
+          ('00000000-0000-4000-8000-0000000000a1', 'a@old.test', 'A', '01712345678',
+           '00000000-0000-4000-8000-000000000001', 'Old part', 2, 500, 1000, 'unpaid', null, now() - interval '3 days'),
+          ('00000000-0000-4000-8000-0000000000a2', 'b@old.test', 'B', '01712345678',
+           '00000000-0000-4000-8000-000000000001', 'Old part', 2, 500, 1000, 'paid', 'pi_test_paid', now() - interval '2 days'),
+          ('00000000-0000-4000-8000-0000000000a3', 'c@old.test', 'C', '01712345678',
+           '00000000-0000-4000-8000-000000000001', 'Old part', 2, 500, 1000, 'unpaid', null, now() - interval '1 day')`);
+      await db.execute(sql`
+        insert into payments (order_id, email, part_name, transaction_id, amount_cents, gateway)
+        values ('00000000-0000-4000-8000-0000000000a2', 'b@old.test', 'Old part', 'pi_test_paid', 1000, 'test')`);
+      await db.execute(sql`
+        insert into test_payment_intents (id, client_secret, amount_cents, status, order_id, refunded_at)
+        values
+          ('pi_test_paid', 's1', 1000, 'succeeded', '00000000-0000-4000-8000-0000000000a2', null),
+          ('pi_test_charged', 's2', 1000, 'succeeded', '00000000-0000-4000-8000-0000000000a1', null),
+          ('pi_test_refunded', 's3', 1000, 'succeeded', '00000000-0000-4000-8000-0000000000a9', now()),
+          ('pi_test_open', 's4', 1000, 'requires_payment_method', '00000000-0000-4000-8000-0000000000a3', null)`);
+
+      await migrate(db, { migrationsFolder });
+
+      const orders = (
+        await db.execute<{ id: string; status: string; in_minutes: number }>(sql`
+          select id, status, round(extract(epoch from expires_at - now()) / 60)::int as in_minutes
+          from orders order by id`)
+      ).rows;
+      expect(orders).toEqual([
+        { id: '00000000-0000-4000-8000-0000000000a1', status: 'unpaid', in_minutes: 60 },
+        { id: '00000000-0000-4000-8000-0000000000a2', status: 'paid', in_minutes: 60 },
+        { id: '00000000-0000-4000-8000-0000000000a3', status: 'unpaid', in_minutes: 60 },
+      ]);
+      const booked = (
+        await db.execute<{ id: string; status: string; succeeded: boolean; due: boolean; settled: boolean }>(sql`
+          select id, status, succeeded_at is not null as succeeded, next_check_at <= now() as due,
+                 settled_at is not null as settled
+          from gateway_intents order by id`)
+      ).rows;
+      expect(booked).toEqual([
+        { id: 'pi_test_charged', status: 'open', succeeded: true, due: true, settled: false },
+        { id: 'pi_test_open', status: 'open', succeeded: false, due: true, settled: false },
+        { id: 'pi_test_paid', status: 'recorded', succeeded: true, due: true, settled: true },
+        { id: 'pi_test_refunded', status: 'refunded', succeeded: true, due: true, settled: true },
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+});
