@@ -33,7 +33,6 @@ export class AppError extends Error {
   }
 }
 
-export const unauthenticated = (message = 'Sign in to continue') => new AppError('UNAUTHENTICATED', message);
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('FORBIDDEN', message);
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);

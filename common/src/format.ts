@@ -17,8 +17,14 @@ export const formatDollars = (dollars: number): string =>
 
 /** Cents (integers, how money is kept) to dollars (how it is shown and sent). */
 export const centsToDollars = (cents: number): number => cents / 100;
-/** Dollars to whole cents, rounding half away from zero. */
-export const dollarsToCents = (dollars: number): number => Math.round(dollars * 100);
+/**
+ * Dollars to whole cents, rounding half away from zero as written in decimal: 1.005 is 101 cents, -0.005 is -1.
+ * (1.005 * 100 is 100.49999999999999 in binary; 15 significant digits give back the decimal value first.)
+ */
+export const dollarsToCents = (dollars: number): number => {
+  const cents = Math.round(Number((Math.abs(dollars) * 100).toPrecision(15)));
+  return dollars < 0 ? -cents : cents;
+};
 
 /** An order's short number, as customers and admins quote it: the first 8 characters of its id (#7D1F7C2E). */
 export const orderNumber = (id: string): string => `#${id.replace(/-/g, '').slice(0, 8).toUpperCase()}`;

@@ -2,6 +2,7 @@ import {
   bangladeshiPhone,
   check,
   contactSchema,
+  dollarsToCents,
   formatDollars,
   loginSchema,
   messages,
@@ -436,6 +437,24 @@ describe('truncate()', () => {
     expect(truncate(name, truncation.cardDescription)).toHaveLength(73);
     expect(truncate(name, truncation.orderTableName)).toHaveLength(33);
     expect(truncate(name, truncation.partsTableName)).toHaveLength(23);
+  });
+});
+
+describe('dollarsToCents()', () => {
+  it.each([
+    [12.5, 1250],
+    [0.005, 1],
+    [-0.005, -1],
+    [1.005, 101],
+    [-1.005, -101],
+    [2.675, 268],
+    [-150.505, -15051],
+    [0.1 + 0.2, 30],
+    [999_999.99, 99_999_999],
+    [999_999.995, 100_000_000],
+    [0, 0],
+  ])('%p dollars are %p cents (half away from zero)', (dollars, cents) => {
+    expect(dollarsToCents(dollars)).toBe(cents);
   });
 });
 

@@ -1,5 +1,5 @@
 import { check, dollarsToCents, partSchema, searchSchema } from '@partsyard/common';
-import { and, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, parts, type PartRow } from '../db/schema';
 import { badInput, notFound } from '../errors';
@@ -83,11 +83,6 @@ export function createPartsService(db: Db) {
       return { ...found, offset, limit };
     },
 
-    /** Every part, newest first (the REST shim's GET /parts, bounded). */
-    async allParts(limit = 1000): Promise<PartRow[]> {
-      return newestPage.execute({ offset: 0, limit });
-    },
-
     /**
      * The best sellers: the parts with the most units sold (orders not cancelled), most first; a part that
      * never sold is no best seller. Only while nothing has sold at all (a new shop) the newest parts stand in.
@@ -105,12 +100,6 @@ export function createPartsService(db: Db) {
         .from(parts)
         .orderBy(...newestFirst)
         .limit(limit);
-    },
-
-    /** Loads many parts at once (for batched field resolution). */
-    async partsByIds(ids: readonly string[]): Promise<PartRow[]> {
-      const valid = ids.filter(isId);
-      return valid.length ? db.select().from(parts).where(inArray(parts.id, valid)) : [];
     },
 
     async addPart(actor: Actor | null, input: unknown): Promise<PartRow> {

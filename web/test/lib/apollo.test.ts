@@ -1,6 +1,6 @@
 import { CatalogDocument, MyPaymentsDocument, SendContactMessageDocument } from '../../src/generated/graphql';
 import { createApolloClient, publicQueries } from '../../src/lib/apollo';
-import { clearAccessToken, setAccessToken } from '../../src/lib/session';
+import { clearAccessToken, getAccessToken, onSessionExpired, setAccessToken } from '../../src/lib/session';
 
 interface Sent {
   method: string;
@@ -83,5 +83,40 @@ describe('the API client', () => {
       expect(request.headers.authorization).toBe('Bearer token-of-a-signed-in-user');
       expect(request.url.search).toBe('');
     }
+  });
+
+  /** Answers every request with an HTTP `status` and a GraphQL error of `code`. */
+  function refuseWith(status: number, code: string) {
+    globalThis.fetch = jest.fn(
+      async () =>
+        ({
+          ok: false,
+          status,
+          headers: new Headers({ 'content-type': 'application/json' }),
+          text: async () => JSON.stringify({ errors: [{ message: 'refused', extensions: { code } }] }),
+        }) as Response,
+    ) as typeof fetch;
+  }
+
+  it('a 401 from the API (a refused session) clears the access token and tells the app to sign out', async () => {
+    setAccessToken('a-token-the-server-no-longer-accepts');
+    const expired = jest.fn();
+    const stop = onSessionExpired(expired);
+    refuseWith(401, 'UNAUTHENTICATED');
+    await expect(createApolloClient().query({ query: MyPaymentsDocument })).rejects.toBeTruthy();
+    stop();
+    expect(expired).toHaveBeenCalledTimes(1);
+    expect(getAccessToken()).toBeNull();
+  });
+
+  it('a 403 (no right to one thing) keeps the session: no sign-out', async () => {
+    setAccessToken('a-good-token');
+    const expired = jest.fn();
+    const stop = onSessionExpired(expired);
+    refuseWith(403, 'FORBIDDEN');
+    await expect(createApolloClient().query({ query: MyPaymentsDocument })).rejects.toBeTruthy();
+    stop();
+    expect(expired).not.toHaveBeenCalled();
+    expect(getAccessToken()).toBe('a-good-token');
   });
 });
