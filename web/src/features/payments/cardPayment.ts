@@ -9,3 +9,6 @@ export interface CardPaymentProps {
   /** The total, for the Pay button. */
   amountLabel: string;
 }
+
+/** Said when the card provider refused a payment without a message of its own (Stripe's own wording). */
+export const cardDeclined = 'Your card was declined.';
