@@ -227,7 +227,7 @@ function checkServiceAccount(json: string, projectId: string, problems: string[]
   }
   const fields = account as Record<string, unknown>;
   const missing = ['project_id', 'client_email', 'private_key'].filter(
-    (f) => typeof fields[f] !== 'string' || !(fields[f] as string).trim(),
+    (f) => typeof fields[f] !== 'string' || !fields[f].trim(),
   );
   if (missing.length) {
     problems.push(`FIREBASE_SERVICE_ACCOUNT lacks ${missing.join(', ')}`);

@@ -1,4 +1,4 @@
-import { type App, cert, deleteApp, initializeApp } from 'firebase-admin/app';
+import { type App, cert, deleteApp, initializeApp, type ServiceAccount } from 'firebase-admin/app';
 import { type Auth, getAuth } from 'firebase-admin/auth';
 import { AppError } from '../errors';
 import { exportFirebaseEmulatorHost, type Config } from '../config';
@@ -77,7 +77,9 @@ export function createFirebaseIdentity(firebase: Config['firebase'], standIn?: F
     app = initializeApp(
       {
         projectId: firebase.projectId,
-        ...(firebase.serviceAccountJson ? { credential: cert(JSON.parse(firebase.serviceAccountJson)) } : {}),
+        ...(firebase.serviceAccountJson
+          ? { credential: cert(JSON.parse(firebase.serviceAccountJson) as ServiceAccount) }
+          : {}),
       },
       `partsyard-${++appCount}`,
     );

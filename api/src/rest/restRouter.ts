@@ -39,7 +39,7 @@ const textOf = (value: unknown): string =>
 const numberOf = (value: unknown): number =>
   typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
 const query = (req: Request, name: string): string | undefined =>
-  typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined;
+  typeof req.query[name] === 'string' ? req.query[name] : undefined;
 const optionalInt = (value: string | undefined, field: string): number | undefined => {
   if (value === undefined || value === '') return undefined;
   const n = Number(value);

@@ -30,7 +30,7 @@ export function createReviewsService(deps: { db: Db; parts: PartsService }) {
       const caller = requireActor(actor);
       const result = check(reviewSchema, input);
       if (!result.ok) throw badInput(result.errors);
-      const part = await parts.getPart(String(input.partId ?? ''));
+      const part = await parts.getPart(typeof input.partId === 'string' ? input.partId : '');
       const [paidOrder] = await db
         .select({ id: orders.id })
         .from(orders)

@@ -79,7 +79,7 @@ describe('with sections that wait to come into view', () => {
   interface Observed {
     options?: IntersectionObserverInit;
     target?: Element;
-    show(visible: boolean): void;
+    show: (visible: boolean) => void;
   }
   const observers: Observed[] = [];
   beforeEach(() => {

@@ -36,7 +36,7 @@ function catalogQuery(q: string, page: number) {
   return next;
 }
 
-function Pagination({ page, pageCount, onPage }: { page: number; pageCount: number; onPage(page: number): void }) {
+function Pagination({ page, pageCount, onPage }: { page: number; pageCount: number; onPage: (page: number) => void }) {
   if (pageCount <= 1) return null;
   return (
     <nav aria-label="Pagination" className="mt-10 flex justify-center">
