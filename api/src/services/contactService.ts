@@ -5,6 +5,8 @@ import { contactMessages, type ContactMessageRow } from '../db/schema';
 import { badInput } from '../errors';
 import type { Client, RateLimiter } from '../http/rateLimit';
 import { requireAdmin, type Actor } from './actor';
+import { contactConfirmationEmail } from './emails';
+import { enqueueEmail } from './outbox';
 import { page, pageWithTotal } from './paging';
 
 export function createContactService(db: Db, rateLimits: RateLimiter) {
@@ -14,11 +16,14 @@ export function createContactService(db: Db, rateLimits: RateLimiter) {
       rateLimits.contactFrom(client);
       const result = check(contactSchema, input);
       if (!result.ok) throw badInput(result.errors);
-      const [message] = await db
-        .insert(contactMessages)
-        .values({ ...result.value, email: result.value.email.toLowerCase(), phone: result.value.phone ?? '' })
-        .returning();
-      return message;
+      return db.transaction(async (tx) => {
+        const [message] = await tx
+          .insert(contactMessages)
+          .values({ ...result.value, email: result.value.email.toLowerCase(), phone: result.value.phone ?? '' })
+          .returning();
+        await enqueueEmail(tx, contactConfirmationEmail(message));
+        return message;
+      });
     },
 
     async listMessages(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {

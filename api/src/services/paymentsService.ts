@@ -8,7 +8,9 @@ import type { GatewayIntent, PaymentGateway, RefundReason, TestCard } from '../p
 import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
 import { requireActor, type Actor } from './actor';
+import { receiptEmail } from './emails';
 import { expireDueOrdersIn, logExpired } from './expiry';
+import { enqueueEmail } from './outbox';
 import { checkAgain, claimDueIntents, noteCreated, noteSucceeded, settleIntent } from './intentLedger';
 import { alreadyPaidMessage, orderExpiredMessage, type OrdersService } from './ordersService';
 import { isId } from './paging';
@@ -239,6 +241,12 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
         })
         .onConflictDoNothing();
       if (intent.ours) await settleIntent(tx, intent, gateway.kind, orderId, 'recorded');
+      if (paid.userId) {
+        await enqueueEmail(
+          tx,
+          receiptEmail({ transactionId: intent.id, orders: [paid], paidAt: paid.paidAt ?? undefined }),
+        );
+      }
       afterCommit.push(() => money('payment_recorded', intent, { orderTotalCents: paid.totalCents, via }));
       return { order: paid, recorded: true };
     });
