@@ -415,7 +415,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
 
   const smtpUrl = env.SMTP_URL?.trim() || undefined;
-  if (smtpUrl && (!/^smtps?:\/\//.test(smtpUrl) || !URL.canParse(smtpUrl)))
+  if (smtpUrl && (!/^smtps?:\/\//.test(smtpUrl) || !URL.canParse(smtpUrl) || !new URL(smtpUrl).hostname))
     problems.push('SMTP_URL must be an smtp:// or smtps:// URL like smtps://user:password@mail.example:465');
   const mailFrom = env.MAIL_FROM?.trim() || defaultMailFrom;
   if (!/^(?:[^<>@\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/.test(mailFrom))
