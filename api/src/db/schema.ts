@@ -150,6 +150,10 @@ export const orders = pgTable(
     index('orders_created_at_idx').on(newest(t.createdAt), newest(t.id)),
     index('orders_status_created_idx').on(t.status, newest(t.createdAt), newest(t.id)),
     index('orders_part_idx').on(t.partId),
+    // The admin overview's revenue per day and top parts read paid orders by when they were paid.
+    index('orders_paid_at_idx')
+      .on(t.paidAt)
+      .where(sql`${t.paidAt} is not null`),
     // The expiry sweep (unpaid orders due) and the cap (a customer's unpaid orders not yet due).
     index('orders_unpaid_expires_idx')
       .on(t.expiresAt)
