@@ -1,12 +1,16 @@
 import path from 'node:path';
+import { formatDollars } from '@partsyard/common';
+import { sql } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
+import { orders } from '../api/src/db/schema';
 import { freePort } from '../api/test/support/ports';
 import { expectAccessible } from './support/axe';
-import { demo, loginAs, startShop, type Shop } from './support/shop';
+import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop';
 
 /**
- * Order emails in a browser (issue 14): a customer orders and pays on the site, and the receipt arrives in the
- * local mail catcher that `npm start` runs (MailDev), read through its API and its web inbox's message view.
+ * Order emails and the admin overview in a browser (issue 14): a customer orders and pays on the site, the
+ * receipt arrives in the local mail catcher that `npm start` runs (MailDev), read through its API and its
+ * message view; then an admin opens the dashboard and sees the sale on the overview.
  */
 
 interface MailCatcher {
@@ -108,6 +112,46 @@ describe('order emails in a browser', () => {
       await expectAccessible(reader, 'the receipt email');
     } finally {
       await inbox.close();
+    }
+  });
+
+  it('an admin opening the dashboard lands on the overview and sees the sale, at 1280 px and 375 px', async () => {
+    // Today's revenue (UTC) as the orders table holds it, summed here independently of the overview's queries.
+    const [{ cents }] = await shop.app.server.database.db
+      .select({ cents: sql<string>`coalesce(sum(${orders.totalCents}), 0)` })
+      .from(orders)
+      .where(
+        sql`${orders.status} in ('paid', 'shipped') and ${orders.paidAt} >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`,
+      );
+    const today = new Date().toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    expect(Number(cents)).toBeGreaterThan(0);
+    for (const width of [1280, 375]) {
+      const { context: adminContext, page: admin } = await shop.newPage(width);
+      try {
+        await loginAs(admin, demo.admin.email, demo.admin.password);
+        await admin.goto('/');
+        await admin.getByRole('button', { name: 'Account menu' }).click();
+        await admin.getByRole('link', { name: 'Dashboard' }).click();
+        await admin.waitForURL('**/dashboard/overview');
+        await admin.getByRole('heading', { name: 'Overview' }).waitFor();
+        await admin.getByText('Revenue, last 30 days', { exact: true }).waitFor();
+        // The sale, as text: today's row of the revenue table (read by screen readers under the chart).
+        const todayRow = admin.getByTestId('revenue-table').getByRole('row', { name: new RegExp(`^${today} `) });
+        expect(await todayRow.getByRole('cell').first().textContent()).toBe(formatDollars(Number(cents) / 100));
+        await admin.getByTestId('top-parts').getByText(partName).waitFor();
+        // The chart is drawn (uPlot's canvas), hidden from screen readers.
+        await admin.getByTestId('revenue-chart').locator('canvas').first().waitFor();
+        expect(await admin.getByTestId('revenue-chart').getAttribute('aria-hidden')).toBe('true');
+        await expectAccessible(admin, `the admin overview at ${width} px`);
+        expect(await admin.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        await screenshot(admin, `admin-overview-${width}`);
+        // The profile stays where the spec has it: /dashboard is My Profile, for an admin too.
+        await admin.goto('/dashboard');
+        await admin.getByText('Hello, ').first().waitFor();
+        expect(new URL(admin.url()).pathname).toBe('/dashboard');
+      } finally {
+        await adminContext.close();
+      }
     }
   });
 });
