@@ -85,11 +85,11 @@ export default function OverviewPage() {
       </dl>
 
       <Section title="Revenue per day, last 30 days (UTC)">
-        <figure className="m-0">
+        <figure className="m-0 block">
           <Suspense fallback={<div className="min-h-[200px]" />}>
             <RevenueChart days={days} />
           </Suspense>
-          <figcaption className="text-sm text-base-content/80">
+          <figcaption className="mt-2 text-sm text-base-content/80">
             {formatDollars(overview.revenueLast30Days)} over 30 days, {salesDays} of them with sales.
           </figcaption>
         </figure>

@@ -28,7 +28,8 @@ export default function RevenueChart({ days }: { days: RevenueDay[] }) {
     const element = box.current;
     if (!element) return;
     const xs = days.map((_d, i) => i);
-    const ys = days.map((d) => d.revenue);
+    // A day without sales draws no bar (a 0 would draw a flat stroke).
+    const ys = days.map((d) => (d.revenue > 0 ? d.revenue : null));
     const width = () => Math.max(260, element.clientWidth);
     const height = () => (element.clientWidth < 500 ? 200 : 260);
     const chart = new uPlot(
