@@ -28,7 +28,9 @@ export default function DashboardLayout() {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menuId = useId();
-  const { pathname, state } = useLocation();
+  const location = useLocation();
+  const { pathname } = location;
+  const fromHeader = (location.state as { home?: unknown } | null)?.home === true;
   useEffect(() => setOpen(false), [pathname]);
   useEffect(() => {
     if (!open) return;
@@ -42,7 +44,7 @@ export default function DashboardLayout() {
   }, [open]);
   // The header's Dashboard link opens an admin's dashboard on the overview (their home); /dashboard itself stays
   // My Profile for everyone, as the spec has it.
-  if (!loading && isAdmin && pathname === '/dashboard' && (state as { home?: boolean } | null)?.home) {
+  if (!loading && isAdmin && pathname === '/dashboard' && fromHeader) {
     return <Navigate to="/dashboard/overview" replace />;
   }
   return (
