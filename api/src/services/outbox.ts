@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DbOrTx } from '../db/database';
 import { outbox } from '../db/schema';
 
@@ -12,6 +13,11 @@ export interface OutboxMessage {
   /** Enqueueing a second message with the same key does nothing (a retried change sends one email). */
   dedupeKey?: string;
 }
+
+/** Keys longer than this (a sweep expiring 200 orders names them all) are stored as their SHA-256. */
+const longestKey = 200;
+const storedKey = (key: string | undefined) =>
+  !key ? null : key.length <= longestKey ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
 
 /**
  * THE way a service sends an email: call it inside the transaction of the change the email tells about
@@ -30,7 +36,7 @@ export async function enqueueEmail(tx: DbOrTx, message: OutboxMessage): Promise<
       subject: message.subject,
       html: message.html,
       text: message.text,
-      dedupeKey: message.dedupeKey ?? null,
+      dedupeKey: storedKey(message.dedupeKey),
     })
     .onConflictDoNothing()
     .returning({ id: outbox.id });
