@@ -3,7 +3,7 @@ import { lazy, Suspense, useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { OrderStatusBadge } from '../../components/OrderStatusBadge';
 import { Spinner } from '../../components/Spinner';
-import { useAdminOverviewQuery } from '../../generated/graphql';
+import { useAdminOverviewQuery } from '../../generated/overview';
 import { adminQueryOptions } from './useAdminList';
 
 // The chart and its library (uPlot) come with their own chunk, fetched only here.
