@@ -4,10 +4,11 @@ import type { Db } from '../db/database';
 import { contactMessages, type ContactMessageRow } from '../db/schema';
 import { badInput } from '../errors';
 import type { Client, RateLimiter } from '../http/rateLimit';
-import { requireAdmin, type Actor } from './actor';
+import type { Actor } from './actor';
+import { authorize } from './rights';
+import { page, pageSizes, pageWithTotal } from './paging';
 import { contactConfirmationEmail } from './emails';
 import { enqueueEmail } from './outbox';
-import { page, pageWithTotal } from './paging';
 
 export function createContactService(db: Db, rateLimits: RateLimiter) {
   return {
@@ -27,8 +28,8 @@ export function createContactService(db: Db, rateLimits: RateLimiter) {
     },
 
     async listMessages(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {
-      requireAdmin(actor);
-      const { offset, limit } = page(args.offset, args.limit, 200, 50);
+      authorize('contact.listMessages', actor);
+      const { offset, limit } = page(args.offset, args.limit, pageSizes.contactMessages);
       return pageWithTotal(
         { offset, limit },
         () =>

@@ -1,7 +1,8 @@
 import { and, count, desc, eq, gt, gte, inArray, lt, sql, sum } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { contactMessages, orders, parts, type ContactMessageRow } from '../db/schema';
-import { requireAdmin, type Actor } from './actor';
+import type { Actor } from './actor';
+import { authorize } from './rights';
 import type { OrderStatus } from './ordersService';
 
 /**
@@ -54,7 +55,7 @@ function dayBefore(today: string, back: number): string {
 export function createOverviewService(db: Db) {
   return {
     async overview(actor: Actor | null): Promise<AdminOverview> {
-      requireAdmin(actor);
+      authorize('overview.overview', actor);
       // The database's clock decides what "today" is (replicas may disagree), as the expiry does.
       const [{ today }] = await db
         .select({ today: sql<string>`to_char(now() at time zone 'UTC', 'YYYY-MM-DD')` })
