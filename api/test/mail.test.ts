@@ -5,7 +5,7 @@ import { startServer, type RunningServer } from '../src/server';
 import type { Actor } from '../src/services/actor';
 import { escapeHtml, money, receiptEmail, utcTime } from '../src/services/emails';
 import { expireDueOrdersIn } from '../src/services/expiry';
-import { claimDueMail, startMailer, type Mailer } from '../src/services/mailer';
+import { backoffMs, claimDueMail, startMailer, type Mailer } from '../src/services/mailer';
 import { enqueueEmail } from '../src/services/outbox';
 import { actorOf, addPartAs, expectAppError, placeOrderAs, signUp, testCard } from './services/helpers';
 import { databaseKinds } from './support/env';
@@ -200,7 +200,7 @@ describe.each(databaseKinds)('order emails (%s)', (kind) => {
     await markAllSent();
     await queueTestMail(3, 'down-then-up');
     const port = await freePort();
-    const worker = mailer(`smtp://127.0.0.1:${port}`, { backoffMs: 300 });
+    const worker = mailer(`smtp://127.0.0.1:${port}`, { backoffMs: 5000 });
     const down = await quietly(() => worker.runOnce());
     expect(down).toEqual({ sent: 0, retried: 3, failed: 0 });
     const waiting = await db()
@@ -212,13 +212,18 @@ describe.each(databaseKinds)('order emails (%s)', (kind) => {
       expect(row.attempts).toBe(1);
       expect(row.lastError).toMatch(/ECONNREFUSED|connect/i);
       expect(row.lockedUntil).toBeNull();
-      expect(row.nextAttemptAt.getTime()).toBeGreaterThan(row.createdAt.getTime());
+      // Retried after the backoff (5 s here, less up to 20 % jitter), not at once.
+      expect(row.nextAttemptAt.getTime() - row.createdAt.getTime()).toBeGreaterThan(3500);
     }
     // Not due yet (backoff): a run right away sends nothing and tries nothing.
     expect(await worker.runOnce()).toEqual({ sent: 0, retried: 0, failed: 0 });
     const catcher = await startSmtpCatcher({ port });
     catchers.push(catcher);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Time passes: the retry is due.
+    await db()
+      .update(outbox)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(sql`${outbox.sentAt} is null`);
     expect(await quietly(() => worker.runOnce())).toEqual({ sent: 3, retried: 0, failed: 0 });
     expect(catcher.messages.map((m) => m.subject).sort()).toEqual([
       'down-then-up 0',
@@ -231,6 +236,21 @@ describe.each(databaseKinds)('order emails (%s)', (kind) => {
     for (const row of sent) expect(row.attempts).toBe(2);
     // The Message-ID is the outbox row's: a receiver can tell a repeated delivery.
     expect(catcher.messages.map((m) => m.messageId).sort()).toEqual(ids.map((id) => `<${id}@partsyard.test>`).sort());
+  });
+
+  it('the backoff doubles per attempt up to its cap, with at most 20 % taken off', () => {
+    for (const [attempts, full] of [
+      [1, 5000],
+      [2, 10_000],
+      [3, 20_000],
+      [10, 2_560_000],
+      [11, 3_600_000],
+      [50, 3_600_000],
+    ]) {
+      const wait = backoffMs(attempts, 5000, 3_600_000);
+      expect(wait).toBeLessThanOrEqual(full);
+      expect(wait).toBeGreaterThanOrEqual(full * 0.8);
+    }
   });
 
   it('two workers racing (two replicas) send every message exactly once', async () => {
@@ -264,13 +284,17 @@ describe.each(databaseKinds)('order emails (%s)', (kind) => {
   it('a message claimed by a worker that died is sent by another once its lease runs out', async () => {
     await markAllSent();
     await queueTestMail(1, 'orphan');
-    // A worker claims it with a short lease and dies before sending.
-    expect(await claimDueMail(db(), 10, 200)).toHaveLength(1);
+    // A worker claims it and dies before sending.
+    expect(await claimDueMail(db(), 10, 60_000)).toHaveLength(1);
     const catcher = await startSmtpCatcher();
     catchers.push(catcher);
     const worker = mailer(catcher.url);
     expect((await worker.runOnce()).sent).toBe(0); // still leased
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Time passes: the lease runs out.
+    await db()
+      .update(outbox)
+      .set({ lockedUntil: sql`now() - interval '1 second'` })
+      .where(sql`${outbox.sentAt} is null`);
     expect((await quietly(() => worker.runOnce())).sent).toBe(1);
     expect(catcher.messages.map((m) => m.subject)).toEqual(['orphan 0']);
   });
@@ -357,13 +381,15 @@ describe.each(databaseKinds)('order emails (%s)', (kind) => {
       },
     });
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+    const worker = mailer(`smtp://127.0.0.1:${port}`);
     try {
-      const run = await quietly(() => mailer(`smtp://127.0.0.1:${port}`).runOnce());
+      const run = await quietly(() => worker.runOnce());
       expect(run).toEqual({ sent: 0, retried: 0, failed: 1 });
       const [row] = await db().select().from(outbox).where(eq(outbox.dedupeKey, 'refused:0'));
       expect(row.failedAt).not.toBeNull();
       expect(row.lastError).toMatch(/No such mailbox/);
     } finally {
+      await worker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
