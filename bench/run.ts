@@ -80,7 +80,9 @@ async function generateData(db: Db): Promise<void> {
     select u.id, u.email, 'Rider', '01712345678', 'Dhaka', p.id, p.name, p.image, p.min_order, p.price_cents,
            p.price_cents * p.min_order, s.status,
            case when s.status = 'unpaid' then null else 'bench_tx_' || g end,
-           now() - make_interval(secs => g), case when s.status = 'unpaid' then null else now() end
+           now() - make_interval(secs => g),
+           -- Paid over the last 60 days, so the admin overview's 30 days hold about half of them.
+           case when s.status = 'unpaid' then null else now() - make_interval(hours => g % 1440) end
     from generate_series(1, ${counts.orders}) g
     join u on u.n = g % ${counts.users}
     join p on p.n = ((g % 100) * (g % 101) + g) % ${counts.parts}
@@ -113,6 +115,9 @@ const orderFields =
   'id name email phone address partId partName partImage orderAmount unitPrice price paid status transactionId createdAt';
 const myOrdersQuery = `query MyOrders($offset: Int, $limit: Int) { myOrders(offset: $offset, limit: $limit) { items { ${orderFields} } total } }`;
 const allOrdersQuery = `query AllOrders($status: OrderStatus, $offset: Int, $limit: Int) { orders(status: $status, offset: $offset, limit: $limit) { items { ${orderFields} } total } }`;
+const overviewQuery = `query AdminOverview { adminOverview { revenueLast30Days revenueByDay { day revenue orders }
+  ordersByStatus { status count } unitsReserved unpaidOrders topParts { partId name revenue units }
+  lowStock { id name available minOrder } lowStockTotal latestMessages { id firstName message createdAt } } }`;
 const placeOrderMutation = `mutation PlaceOrder($input: PlaceOrderInput!) { placeOrder(input: $input) { id orderAmount } }`;
 
 /** The home page's data in one SQL statement: what a minimal handler can do at best. */
@@ -286,6 +291,8 @@ async function main(): Promise<void> {
       // Each racer places ~20 orders; the production cap would refuse them past 10. The sweeps run as in production.
       orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 1000 },
       sweepIntervalMs: 15_000,
+      // No mail server: the orders the bench places queue their emails (written in their transactions), unsent.
+      mail: { smtpUrl: undefined, from: 'PartsYard <orders@bench.test>', pollIntervalMs: null },
     };
     const opened = await openDatabase(database);
     const db = opened.db;
@@ -409,6 +416,17 @@ async function main(): Promise<void> {
           url: graphqlUrl,
           method: 'POST',
           body: gql(allOrdersQuery, {}),
+          headers: { authorization: `Bearer ${adminToken}` },
+        },
+        graphql: true,
+      },
+      {
+        spec: {
+          ...base,
+          name: 'admin overview: 30 days of revenue, statuses, top parts, low stock (admin)',
+          url: graphqlUrl,
+          method: 'POST',
+          body: gql(overviewQuery, {}),
           headers: { authorization: `Bearer ${adminToken}` },
         },
         graphql: true,

@@ -1,11 +1,12 @@
 // `npm start`: the shop on its embedded defaults. Starts the Firebase Auth Emulator (users kept under
-// .data/auth), then the API on PGlite (.data/pg) serving the built web app on http://localhost:4000.
+// .data/auth), a local mail catcher (MailDev: every email the shop sends, in a web inbox, kept under .data/mail),
+// then the API on PGlite (.data/pg) serving the built web app on http://localhost:4000.
 // Ctrl-C stops both; the next start keeps the data and the accounts.
 //
 // Stopping: the API runs as `node --import tsx api/src/main.ts`, one process that handles SIGINT and SIGTERM
 // itself (it finishes the requests in flight, then exits), in this launcher's process group: a Ctrl-C reaches it
 // directly. A SIGTERM or SIGINT sent to this launcher alone (a supervisor, `npm start`'s own npm) is passed on
-// once, never followed by a kill. Once the API has exited, the emulator is stopped, then the launcher exits
+// once, never followed by a kill. Once the API has exited, the emulator and the mail catcher are stopped, then the launcher exits
 // with the API's code. Both children watch this process through a pipe (scripts/exit-with-parent.cjs):
 // if the launcher dies in any way, even SIGKILL, they stop by themselves.
 import { spawn } from 'node:child_process';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const { startAuthEmulator } = require('./auth-emulator.cjs');
+const { startMailCatcher } = require('./mail-catcher.cjs');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // The launcher's own settings: where the emulator listens (the API's settings are read by api/src/config.ts).
@@ -42,6 +44,27 @@ if (!production && !env.FIREBASE_AUTH_EMULATOR_HOST) {
   }
 }
 
+// Order emails go to a local catcher unless a mail server is configured (SMTP_URL) or this is production.
+let mailCatcher = null;
+if (!production && !env.SMTP_URL) {
+  try {
+    mailCatcher = await startMailCatcher({
+      smtpPort: port('MAILDEV_SMTP_PORT', 1025),
+      webPort: port('MAILDEV_WEB_PORT', 1080),
+      dataDir: path.join(dataDir, 'mail'),
+    });
+    console.log(`Emails the shop sends (order placed, receipts, ...) arrive in the inbox at ${mailCatcher.inboxUrl}`);
+  } catch (error) {
+    console.error(error.message);
+    if (emulator) await emulator.stop();
+    process.exit(1);
+  }
+}
+
+const apiEnv = { ...process.env };
+if (emulator) apiEnv.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
+if (mailCatcher) apiEnv.SMTP_URL = mailCatcher.smtpUrl;
+
 const api = spawn(
   process.execPath,
   [
@@ -55,7 +78,7 @@ const api = spawn(
     cwd: root,
     // fd 3: the pipe the API watches to stop with this launcher (scripts/exit-with-parent.cjs).
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
-    env: emulator ? { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: emulator.host } : process.env,
+    env: apiEnv,
   },
 );
 
@@ -65,7 +88,7 @@ async function stop() {
   if (stopping) return;
   stopping = true;
   const code = await apiExited;
-  if (emulator) await emulator.stop();
+  await Promise.all([emulator?.stop(), mailCatcher?.stop()]);
   process.exit(code);
 }
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

@@ -57,7 +57,25 @@ export interface Config {
    * (the tests run the sweeps themselves).
    */
   sweepIntervalMs: number | null;
+  mail: MailSettings;
 }
+
+/**
+ * Order emails (issue 14): written to the outbox table in the transaction of the change, delivered by a worker
+ * over SMTP. Without `smtpUrl` nothing is delivered: the mail stays queued (and goes out once SMTP_URL is set).
+ */
+export interface MailSettings {
+  /** smtp:// or smtps:// URL of the mail server (`npm start` sets its local catcher's); none: mail stays queued. */
+  smtpUrl: string | undefined;
+  /** The From header, `PartsYard <orders@shop.example>` or a bare address. */
+  from: string;
+  /** How often the worker looks for mail to send; null: no timer (tests deliver with `mailer.runOnce()`). */
+  pollIntervalMs: number | null;
+}
+
+export const defaultMailFrom = 'PartsYard <orders@partsyard.localhost>';
+/** Mail waiting in the outbox goes out within this. */
+export const defaultMailPollIntervalMs = 2_000;
 
 /** What one customer's unpaid orders may hold (issue 11: stock cannot be held hostage). */
 export interface OrderLimits {
@@ -404,6 +422,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems,
   );
 
+  const smtpUrl = env.SMTP_URL?.trim() || undefined;
+  if (smtpUrl && (!/^smtps?:\/\//.test(smtpUrl) || !URL.canParse(smtpUrl) || !new URL(smtpUrl).hostname))
+    problems.push('SMTP_URL must be an smtp:// or smtps:// URL like smtps://user:password@mail.example:465');
+  const mailFrom = env.MAIL_FROM?.trim() || defaultMailFrom;
+  if (!/^(?:[^<>@\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/.test(mailFrom))
+    problems.push(`MAIL_FROM must be an address or Name <address>, got "${mailFrom}"`);
+
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -432,5 +457,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits,
     orders,
     sweepIntervalMs,
+    mail: { smtpUrl, from: mailFrom, pollIntervalMs: defaultMailPollIntervalMs },
   };
 }

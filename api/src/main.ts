@@ -25,7 +25,13 @@ async function main() {
     unpaidOrderExpirySeconds: config.orders.unpaidExpiryMs / 1000,
     unpaidOrdersPerCustomer: config.orders.unpaidPerCustomer,
     sweepIntervalSeconds: config.sweepIntervalMs === null ? null : config.sweepIntervalMs / 1000,
+    mail: config.mail.smtpUrl ? `SMTP ${new URL(config.mail.smtpUrl).host}` : 'queued (no SMTP_URL)',
   });
+  if (!config.mail.smtpUrl) {
+    // Decided (issue 14): the shop runs without a mail server; its emails wait in the outbox table and go out,
+    // oldest first, as soon as it is started with SMTP_URL. Nothing is dropped.
+    logger.warn('SMTP_URL is not set: order emails are kept in the outbox table and not sent until it is');
+  }
 
   if (config.mode === 'production' && config.firebase.emulatorHost) {
     logger.warn(

@@ -11,6 +11,7 @@ import type { PaymentGateway } from './payments/paymentGateway';
 import { createStripeGateway } from './payments/stripeGateway';
 import { createTestGateway } from './payments/testGateway';
 import { createServices, type Services } from './services';
+import { startMailer, type Mailer } from './services/mailer';
 import { startSweeps, type Sweeps } from './services/sweeps';
 
 export interface RunningServer {
@@ -21,6 +22,8 @@ export interface RunningServer {
   identity: Identity;
   /** The expiry and reconciliation sweeps of this process (its timer runs them every SWEEP_INTERVAL). */
   sweeps: Sweeps;
+  /** The mail worker delivering the outbox over SMTP_URL; null without SMTP_URL (mail stays queued). */
+  mailer: Mailer | null;
   /**
    * Stops taking connections, lets requests in flight finish (those still running after `graceMs`, default
    * 10 s, are cut), then closes the database.
@@ -62,6 +65,8 @@ export async function startServer(
   if (config.seedDemo) await seedDemo(database.db, identity);
   await services.users.applyAdminEmails();
   const sweeps = startSweeps(services, config.sweepIntervalMs);
+  const { smtpUrl, from, pollIntervalMs } = config.mail;
+  const mailer = smtpUrl ? startMailer(database.db, { smtpUrl, from, pollIntervalMs }) : null;
 
   const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens });
   const server: Server = await new Promise((resolve, reject) => {
@@ -93,11 +98,14 @@ export async function startServer(
     services,
     identity,
     sweeps,
+    mailer,
     async close({ graceMs = 10_000 } = {}) {
       if (closing) return closing;
       beginShutdown();
       // No sweep starts from here on; one in progress finishes before the database closes.
       const sweepsStopped = sweeps.stop();
+      // Likewise the mail worker: a message being sent is sent (and marked) or put back before the database closes.
+      const mailerStopped = mailer?.stop();
       closing = (async () => {
         await new Promise<void>((resolve) => {
           // No new connections from here on; `close` calls back once every open connection has ended.
@@ -116,6 +124,7 @@ export async function startServer(
         });
         await stop();
         await sweepsStopped;
+        await mailerStopped;
         await identity.close();
         await database.close();
       })();

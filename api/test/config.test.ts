@@ -364,6 +364,39 @@ describe('configuration for production (DATABASE_URL set)', () => {
     });
   });
 
+  describe('order emails (SMTP_URL, MAIL_FROM)', () => {
+    it('without SMTP_URL no mail server is used (mail stays queued), from a default sender', () => {
+      const config = loadConfig(production());
+      expect(config.mail).toEqual({
+        smtpUrl: undefined,
+        from: 'PartsYard <orders@partsyard.localhost>',
+        pollIntervalMs: 2000,
+      });
+    });
+
+    it('SMTP_URL and MAIL_FROM are taken as given', () => {
+      const config = loadConfig(
+        production({ SMTP_URL: 'smtps://user:pw@mail.example:465', MAIL_FROM: 'Shop <orders@shop.example>' }),
+      );
+      expect(config.mail).toMatchObject({
+        smtpUrl: 'smtps://user:pw@mail.example:465',
+        from: 'Shop <orders@shop.example>',
+      });
+      expect(loadConfig(production({ MAIL_FROM: 'orders@shop.example' })).mail.from).toBe('orders@shop.example');
+    });
+
+    it('a SMTP_URL that is not smtp:// or smtps://, or a MAIL_FROM that is not an address, is named', () => {
+      for (const value of ['mail.example:25', 'http://mail.example', 'smtp://'])
+        expect(problemsOf(production({ SMTP_URL: value }))).toEqual([
+          'SMTP_URL must be an smtp:// or smtps:// URL like smtps://user:password@mail.example:465',
+        ]);
+      for (const value of ['orders', 'Shop <orders>', 'a@b.example\r\nBcc: x@y.example'])
+        expect(problemsOf(production({ MAIL_FROM: value }))).toEqual([
+          `MAIL_FROM must be an address or Name <address>, got "${value}"`,
+        ]);
+    });
+  });
+
   it('the demo seed (public passwords) is refused against real Firebase, allowed with an emulator', () => {
     expect(problemsOf(production({ SEED_DEMO: 'true' }))).toEqual([
       'SEED_DEMO=true needs an Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo passwords are public',
@@ -395,12 +428,14 @@ describe('.env.example', () => {
     }
   });
 
-  it('documents nothing config.ts does not read (besides npm start’s emulator ports and compose’s own)', () => {
+  it('documents nothing config.ts does not read (besides npm start’s emulator and mail catcher ports and compose’s own)', () => {
     const documented = [...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
     const notTheApis = [
       'AUTH_EMULATOR_PORT',
       'AUTH_EMULATOR_HUB_PORT',
       'AUTH_EMULATOR_LOGGING_PORT',
+      'MAILDEV_SMTP_PORT',
+      'MAILDEV_WEB_PORT',
       'POSTGRES_PASSWORD',
       'APP_PORT',
     ];

@@ -27,7 +27,7 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 
 describe('npm start (embedded defaults)', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partsyard-start-'));
-  let ports: { app: number; auth: number; hub: number; logging: number };
+  let ports: { app: number; auth: number; hub: number; logging: number; smtp: number; inbox: number };
   let launcher: ChildProcess | undefined;
   let output = '';
 
@@ -44,6 +44,9 @@ describe('npm start (embedded defaults)', () => {
         AUTH_EMULATOR_PORT: String(ports.auth),
         AUTH_EMULATOR_HUB_PORT: String(ports.hub),
         AUTH_EMULATOR_LOGGING_PORT: String(ports.logging),
+        MAILDEV_SMTP_PORT: String(ports.smtp),
+        MAILDEV_WEB_PORT: String(ports.inbox),
+        SMTP_URL: '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -79,7 +82,14 @@ describe('npm start (embedded defaults)', () => {
   };
 
   beforeAll(async () => {
-    ports = { app: await freePort(), auth: await freePort(), hub: await freePort(), logging: await freePort() };
+    ports = {
+      app: await freePort(),
+      auth: await freePort(),
+      hub: await freePort(),
+      logging: await freePort(),
+      smtp: await freePort(),
+      inbox: await freePort(),
+    };
   });
 
   afterAll(async () => {
@@ -110,9 +120,19 @@ describe('npm start (embedded defaults)', () => {
     expect(order.status).toBe(200);
     const { insertedId } = (await order.json()) as { insertedId: string };
 
+    // The order's email arrives in the local mail catcher, whose inbox address was printed.
+    expect(output).toContain(`arrive in the inbox at http://localhost:${ports.inbox}`);
+    const inbox = `http://127.0.0.1:${ports.inbox}/api/email`;
+    const subjects = async () =>
+      ((await (await fetch(inbox)).json()) as { subject: string; to: { address: string }[] }[])
+        .filter((m) => m.to.some((t) => t.address === 'customer@partsyard.test'))
+        .map((m) => m.subject);
+    await waitFor(async () => (await subjects()).some((s) => s.includes('pay by')), 15_000, 'the order email');
+
     await stop();
     expect(await answers(`http://127.0.0.1:${ports.app}/healthz`)).toBe(false);
     expect(await answers(`http://127.0.0.1:${ports.auth}/`)).toBe(false);
+    expect(await answers(`http://127.0.0.1:${ports.inbox}/api/healthz`)).toBe(false);
 
     await start();
     const again = await signIn('customer@partsyard.test', 'Customer#2026');

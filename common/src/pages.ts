@@ -89,6 +89,7 @@ export const pages: PageInfo[] = [
   dashboard('', 'My Profile', 'Your profile.'),
   dashboard('/my-orders', 'My Orders', 'Your orders: pay, cancel, follow them.'),
   dashboard('/add-review', 'Add Review', 'Review the parts you paid for.'),
+  dashboard('/overview', 'Overview', 'The business at a glance: revenue, orders, stock, messages.'),
   dashboard('/users', 'All Users', 'Every account of the shop.'),
   dashboard('/all-orders', 'Manage All Orders', 'Every order of the shop.'),
   dashboard('/manage-parts', 'Manage Parts', 'Every part of the shop.'),

@@ -150,6 +150,10 @@ export const orders = pgTable(
     index('orders_created_at_idx').on(newest(t.createdAt), newest(t.id)),
     index('orders_status_created_idx').on(t.status, newest(t.createdAt), newest(t.id)),
     index('orders_part_idx').on(t.partId),
+    // The admin overview's revenue per day and top parts read paid orders by when they were paid.
+    index('orders_paid_at_idx')
+      .on(t.paidAt)
+      .where(sql`${t.paidAt} is not null`),
     // The expiry sweep (unpaid orders due) and the cap (a customer's unpaid orders not yet due).
     index('orders_unpaid_expires_idx')
       .on(t.expiresAt)
@@ -286,6 +290,40 @@ export const contactMessages = pgTable(
   (t) => [index('contact_messages_created_at_idx').on(newest(t.createdAt), newest(t.id))],
 );
 
+/**
+ * The transactional outbox of order emails (issue 14): a message is written in the same transaction as the
+ * change it tells about (a rolled-back change leaves none), and the mail worker (api/src/services/mailer.ts)
+ * delivers it. A worker claims a row by setting `lockedUntil` (a lease) in one statement under
+ * `FOR UPDATE SKIP LOCKED`, so two workers never hold one message; an unsent row whose lease ran out (its
+ * worker died) is claimed again. `dedupeKey` makes enqueueing the same message twice a no-op.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    dedupeKey: text('dedupe_key'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    /** Set when the mail server refused the message for good (a 5xx answer): not tried again. */
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('outbox_dedupe_key_idx').on(t.dedupeKey),
+    index('outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type PartRow = typeof parts.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
@@ -294,3 +332,4 @@ export type ReviewRow = typeof reviews.$inferSelect;
 export type TestPaymentIntentRow = typeof testPaymentIntents.$inferSelect;
 export type GatewayIntentRow = typeof gatewayIntents.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
+export type OutboxRow = typeof outbox.$inferSelect;

@@ -32,6 +32,15 @@ export const resolvers: Resolvers = {
     users: (_, args, { services, actor }) => services.users.listUsers(actor, args),
     isAdmin: (_, { email }, { services, actor }) => services.users.isAdmin(actor, email),
     contactMessages: (_, args, { services, actor }) => services.contact.listMessages(actor, args),
+    adminOverview: async (_, __, { services, actor }) => {
+      const overview = await services.overview.overview(actor);
+      return {
+        ...overview,
+        revenueByDay: overview.revenueByDay.map((d) => ({ ...d, revenue: centsToDollars(d.revenueCents) })),
+        revenueLast30Days: centsToDollars(overview.revenueCents),
+        topParts: overview.topParts.map((p) => ({ ...p, revenue: centsToDollars(p.revenueCents) })),
+      };
+    },
     paymentSettings: (_, __, { services }) => services.payments.paymentSettings(),
     clientSettings: (_, __, { services, clientSettings }) => ({
       ...clientSettings,

@@ -7,6 +7,8 @@ import type { Client, RateLimiter } from '../http/rateLimit';
 import type { Actor } from './actor';
 import { authorize } from './rights';
 import { page, pageSizes, pageWithTotal } from './paging';
+import { contactConfirmationEmail } from './emails';
+import { enqueueEmail } from './outbox';
 
 export function createContactService(db: Db, rateLimits: RateLimiter) {
   return {
@@ -15,11 +17,14 @@ export function createContactService(db: Db, rateLimits: RateLimiter) {
       rateLimits.contactFrom(client);
       const result = check(contactSchema, input);
       if (!result.ok) throw badInput(result.errors);
-      const [message] = await db
-        .insert(contactMessages)
-        .values({ ...result.value, email: result.value.email.toLowerCase(), phone: result.value.phone ?? '' })
-        .returning();
-      return message;
+      return db.transaction(async (tx) => {
+        const [message] = await tx
+          .insert(contactMessages)
+          .values({ ...result.value, email: result.value.email.toLowerCase(), phone: result.value.phone ?? '' })
+          .returning();
+        await enqueueEmail(tx, contactConfirmationEmail(message));
+        return message;
+      });
     },
 
     async listMessages(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {

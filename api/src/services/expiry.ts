@@ -2,6 +2,8 @@ import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/database';
 import { gatewayIntents, orders, type OrderRow } from '../db/schema';
 import { logger } from '../logger';
+import { expiredEmail } from './emails';
+import { enqueueEmail } from './outbox';
 import { releaseStock } from './stock';
 
 /**
@@ -43,6 +45,13 @@ export async function expireDueOrdersIn(tx: Tx, where?: SQL, limit = expiryBatch
     if (partId) taken.set(partId, (taken.get(partId) ?? 0) + orderAmount);
   }
   for (const partId of [...taken.keys()].sort()) await releaseStock(tx, partId, taken.get(partId) ?? 0);
+  // One email per customer for the orders this batch expired (a checkout's orders expire together).
+  const byCustomer = new Map<string, OrderRow[]>();
+  for (const order of expired) {
+    if (!order.userId) continue;
+    byCustomer.set(order.userId, [...(byCustomer.get(order.userId) ?? []), order]);
+  }
+  for (const customerOrders of byCustomer.values()) await enqueueEmail(tx, expiredEmail(customerOrders));
   // An intent made for one of them is asked about now: refunded if it was charged, else cancelled at the gateway.
   await tx
     .update(gatewayIntents)

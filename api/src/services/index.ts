@@ -6,6 +6,7 @@ import type { Identity } from '../identity/firebaseIdentity';
 import type { PaymentGateway } from '../payments/paymentGateway';
 import { createContactService } from './contactService';
 import { createOrdersService } from './ordersService';
+import { createOverviewService } from './overviewService';
 import { createPartsService } from './partsService';
 import { createPaymentsService } from './paymentsService';
 import { createReviewsService } from './reviewsService';
@@ -40,6 +41,7 @@ export function createServices(deps: ServiceDeps) {
     payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders }),
     reviews: createReviewsService({ db: deps.db, parts }),
     contact: createContactService(deps.db, rateLimits),
+    overview: createOverviewService(deps.db),
   };
 }
 

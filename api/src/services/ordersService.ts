@@ -9,7 +9,9 @@ import { accountNamedBy } from './accountByEmail';
 import type { Actor } from './actor';
 import { authorize, authorizeTarget, type SignedInOperation } from './rights';
 import type { Client, RateLimiter } from '../http/rateLimit';
+import { orderPlacedEmail, shippedEmail } from './emails';
 import { expireDueOrders, expireOrderIfDue } from './expiry';
+import { enqueueEmail } from './outbox';
 import { isId, page, pageSizes, pageWithTotal, type Page } from './paging';
 import type { PartsService } from './partsService';
 import { releaseStock, takeStock } from './stock';
@@ -128,6 +130,8 @@ export function createOrdersService(deps: {
             expiresAt: sql`now() + make_interval(secs => ${limits.unpaidExpiryMs / 1000})`,
           })
           .returning();
+        // The email tells the pay-by time; it exists only if the order does (same transaction).
+        await enqueueEmail(tx, orderPlacedEmail([order]));
         return order;
       });
     const placed = (await attempt()) ?? ((await expireDueOfPart()) ? await attempt() : null);
@@ -256,17 +260,22 @@ export function createOrdersService(deps: {
       // The order of a customer since deleted kept their details only to be delivered: now they go.
       const keptUnlessDetached = (column: typeof orders.name | typeof orders.phone | typeof orders.address) =>
         sql<string>`case when ${orders.userId} is null then '' else ${column} end`;
-      const [shipped] = await db
-        .update(orders)
-        .set({
-          status: 'shipped',
-          shippedAt: new Date(),
-          name: keptUnlessDetached(orders.name),
-          phone: keptUnlessDetached(orders.phone),
-          address: keptUnlessDetached(orders.address),
-        })
-        .where(and(eq(orders.id, id), eq(orders.status, 'paid')))
-        .returning();
+      const shipped = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(orders)
+          .set({
+            status: 'shipped',
+            shippedAt: new Date(),
+            name: keptUnlessDetached(orders.name),
+            phone: keptUnlessDetached(orders.phone),
+            address: keptUnlessDetached(orders.address),
+          })
+          .where(and(eq(orders.id, id), eq(orders.status, 'paid')))
+          .returning();
+        // A deleted customer's order (detached, details cleared) has no one to tell.
+        if (row?.userId) await enqueueEmail(tx, shippedEmail(row));
+        return row;
+      });
       return shipped ? { order: shipped, changed: true } : { order: await getOrder(actor, id), changed: false };
     },
   };

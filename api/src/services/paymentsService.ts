@@ -9,7 +9,9 @@ import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
 import type { Actor } from './actor';
 import { authorize, type SignedInOperation } from './rights';
+import { receiptEmail } from './emails';
 import { expireDueOrdersIn, logExpired } from './expiry';
+import { enqueueEmail } from './outbox';
 import { checkAgain, claimDueIntents, noteCreated, noteSucceeded, settleIntent } from './intentLedger';
 import { alreadyPaidMessage, orderExpiredMessage, type OrdersService } from './ordersService';
 import { isId } from './paging';
@@ -237,6 +239,12 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
         })
         .onConflictDoNothing();
       if (intent.ours) await settleIntent(tx, intent, gateway.kind, orderId, 'recorded');
+      if (paid.userId) {
+        await enqueueEmail(
+          tx,
+          receiptEmail({ transactionId: intent.id, orders: [paid], paidAt: paid.paidAt ?? undefined }),
+        );
+      }
       afterCommit.push(() => money('payment_recorded', intent, { orderTotalCents: paid.totalCents, via }));
       return { order: paid, recorded: true };
     });

@@ -51,6 +51,7 @@ export const rights = {
   'users.deleteUser': 'admin',
   'contact.sendMessage': 'anyone',
   'contact.listMessages': 'admin',
+  'overview.overview': 'admin',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;

@@ -84,6 +84,7 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
   'Query.isAdmin': async (_t, w) =>
     gql('query($email: String!) { isAdmin(email: $email) }', { email: w.customer.email }),
   'Query.contactMessages': async () => gql('{ contactMessages { total } }'),
+  'Query.adminOverview': async () => gql('{ adminOverview { revenueLast30Days unitsReserved } }'),
   'Mutation.signIn': async (_t, w) =>
     gql('mutation($idToken: String!) { signIn(idToken: $idToken) { token user { id } } }', {
       idToken: w.customer.idToken,

@@ -69,6 +69,7 @@ const graphql = `
 | Query.users                  | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every user                                              |
 | Query.isAdmin                | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email                                    |
 | Query.contactMessages        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every contact message                                   |
+| Query.adminOverview          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the shop's figures (revenue, stock, messages)            |
 | Mutation.signIn              | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the customer's Firebase ID token, as the argument       |
 | Mutation.updateProfile       | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own profile                                |
 | Mutation.addPart             | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
@@ -135,6 +136,7 @@ export const servedBy: Record<string, Operation> = {
   'Query.users': 'users.listUsers',
   'Query.isAdmin': 'users.isAdmin',
   'Query.contactMessages': 'contact.listMessages',
+  'Query.adminOverview': 'overview.overview',
   'Mutation.signIn': 'users.signIn',
   'Mutation.updateProfile': 'users.updateProfile',
   'Mutation.addPart': 'parts.addPart',

@@ -100,6 +100,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 100_000 },
     // No timer: a sweep changing rows between a test's reads would be noise; tests run the sweeps themselves.
     sweepIntervalMs: null,
+    // No SMTP server: mail stays in the outbox unless a test starts one (api/test/mail.test.ts).
+    mail: { smtpUrl: undefined, from: 'PartsYard <orders@partsyard.test>', pollIntervalMs: null },
     ...overrides,
   };
 }

@@ -60,6 +60,7 @@ export const routes: RouteObject[] = [
                   { index: true, ...page(() => import('../features/profile/MyProfilePage')) },
                   { path: 'my-orders', ...page(() => import('../features/orders/MyOrdersPage')) },
                   { path: 'add-review', ...page(() => import('../features/reviews/AddReviewPage')) },
+                  admin('overview', () => import('../features/admin/OverviewPage')),
                   admin('users', () => import('../features/admin/AllUsersPage')),
                   admin('all-orders', () => import('../features/admin/ManageOrdersPage')),
                   admin('manage-parts', () => import('../features/admin/ManagePartsPage')),

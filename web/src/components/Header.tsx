@@ -120,7 +120,7 @@ function AccountMenu() {
         </p>
         <ul className="menu w-full p-0">
           <li>
-            <Link to="/dashboard" onClick={() => setOpen(false)}>
+            <Link to="/dashboard" state={{ home: true }} onClick={() => setOpen(false)}>
               Dashboard
             </Link>
           </li>

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { Spinner } from '../../components/Spinner';
 import { useIsAdmin } from '../../lib/useIsAdmin';
 
@@ -9,6 +9,7 @@ const customers = [
   { to: '/dashboard/add-review', label: 'Add Review' },
 ];
 const admins = [
+  { to: '/dashboard/overview', label: 'Overview' },
   { to: '/dashboard/users', label: 'All Users' },
   { to: '/dashboard/all-orders', label: 'Manage All Orders' },
   { to: '/dashboard/add-parts', label: 'Add A Part' },
@@ -27,7 +28,9 @@ export default function DashboardLayout() {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menuId = useId();
-  const { pathname } = useLocation();
+  const location = useLocation();
+  const { pathname } = location;
+  const fromHeader = (location.state as { home?: unknown } | null)?.home === true;
   useEffect(() => setOpen(false), [pathname]);
   useEffect(() => {
     if (!open) return;
@@ -39,6 +42,11 @@ export default function DashboardLayout() {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [open]);
+  // The header's Dashboard link opens an admin's dashboard on the overview (their home); /dashboard itself stays
+  // My Profile for everyone, as the spec has it.
+  if (!loading && isAdmin && pathname === '/dashboard' && fromHeader) {
+    return <Navigate to="/dashboard/overview" replace />;
+  }
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <div className="mb-6 flex items-center justify-between gap-4">

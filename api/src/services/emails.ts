@@ -1,0 +1,225 @@
+import { centsToDollars, formatDollars } from '@partsyard/common';
+import type { OutboxMessage } from './outbox';
+
+/**
+ * Every email the shop sends, built here and nowhere else (issue 14): an HTML body and a plain-text body of the
+ * same content, in the shop's colours, with no remote images or fonts (the brand is text; mail clients block
+ * remote content and it would tell a tracker when the mail is read). Text from users (names, addresses, part
+ * names, contact messages) is HTML-escaped in the HTML body. Each builder answers an OutboxMessage for
+ * `enqueueEmail(tx, message)`, with a dedupe key so one change never queues its email twice.
+ */
+
+/** The subset of an order the emails show (an OrderRow fits). */
+export interface EmailOrder {
+  id: string;
+  email: string;
+  name: string;
+  address: string;
+  partName: string;
+  orderAmount: number;
+  unitPriceCents: number;
+  totalCents: number;
+  expiresAt: Date;
+}
+
+const brand = { primary: '#dc2626', ink: '#1e293b', muted: '#64748b', line: '#e2e8f0', paper: '#f8fafc' };
+
+const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text for an HTML body: every character that could start markup is escaped. */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => htmlEscapes[c]);
+
+/** A header value on one line (a name or part name with a line break cannot add headers). */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+
+export const money = (cents: number) => formatDollars(centsToDollars(cents));
+
+/** A time as every reader reads it the same way: `Thu, 26 Nov 2026 05:08 UTC`. */
+export const utcTime = (at: Date) => `${at.toUTCString().slice(0, 22)} UTC`;
+
+const shortId = (id: string) => id.slice(0, 8);
+
+interface Section {
+  /** Paragraphs of text (plain; escaped for HTML). */
+  paragraphs: string[];
+  /** A table of order lines, with the total, if any. */
+  lines?: { orders: EmailOrder[]; totalCents: number };
+  /** Label/value pairs under the text (transaction id, pay-by time). */
+  facts?: [string, string][];
+}
+
+function linesText(lines: NonNullable<Section['lines']>): string {
+  const rows = lines.orders.map(
+    (o) =>
+      `- ${oneLine(o.partName)}: ${o.orderAmount} x ${money(o.unitPriceCents)} = ${money(o.totalCents)} (order ${shortId(o.id)})`,
+  );
+  return [...rows, `Total: ${money(lines.totalCents)}`].join('\n');
+}
+
+function linesHtml(lines: NonNullable<Section['lines']>): string {
+  const cell = `padding:8px;border-bottom:1px solid ${brand.line};`;
+  const head = ['Part', 'Amount', 'Unit price', 'Line total']
+    .map((h, i) => `<th scope="col" style="${cell}text-align:${i ? 'right' : 'left'};">${h}</th>`)
+    .join('');
+  const rows = lines.orders
+    .map(
+      (o) =>
+        `<tr><td style="${cell}">${escapeHtml(o.partName)}<br><span style="color:${brand.muted};font-size:12px;">Order ${escapeHtml(shortId(o.id))}</span></td>` +
+        `<td style="${cell}text-align:right;">${o.orderAmount}</td>` +
+        `<td style="${cell}text-align:right;">${money(o.unitPriceCents)}</td>` +
+        `<td style="${cell}text-align:right;">${money(o.totalCents)}</td></tr>`,
+    )
+    .join('');
+  const total = `<tr><th scope="row" colspan="3" style="padding:8px;text-align:right;">Total</th><td style="padding:8px;text-align:right;font-weight:bold;">${money(lines.totalCents)}</td></tr>`;
+  return `<table role="table" style="width:100%;border-collapse:collapse;font-size:14px;margin:16px 0;"><thead><tr>${head}</tr></thead><tbody>${rows}${total}</tbody></table>`;
+}
+
+/** The shop's layout around a message: the brand in text, the content, a footer. */
+function render(heading: string, section: Section): { html: string; text: string } {
+  const paragraphs = section.paragraphs
+    .map((p) => `<p style="margin:0 0 12px;line-height:1.5;white-space:pre-line;">${escapeHtml(p)}</p>`)
+    .join('');
+  const facts = (section.facts ?? [])
+    .map(
+      ([label, value]) => `<p style="margin:0 0 6px;"><strong>${escapeHtml(label)}:</strong> ${escapeHtml(value)}</p>`,
+    )
+    .join('');
+  const html =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(heading)}</title></head>` +
+    `<body style="margin:0;padding:0;background:${brand.paper};color:${brand.ink};font-family:Arial,Helvetica,sans-serif;">` +
+    `<div style="max-width:600px;margin:0 auto;padding:24px 16px;">` +
+    `<div style="font-size:24px;font-weight:800;margin-bottom:16px;">Parts<span style="color:${brand.primary};">Yard</span></div>` +
+    `<div style="background:#ffffff;border:1px solid ${brand.line};border-top:4px solid ${brand.primary};border-radius:8px;padding:24px;">` +
+    `<h1 style="font-size:20px;margin:0 0 16px;">${escapeHtml(heading)}</h1>${paragraphs}` +
+    `${section.lines ? linesHtml(section.lines) : ''}${facts}</div>` +
+    `<p style="color:${brand.muted};font-size:12px;margin-top:16px;">PartsYard: motorcycle spare parts in bulk. You get this email because of an order or message you made in our shop.</p>` +
+    `</div></body></html>`;
+  const text = [
+    'PartsYard',
+    '',
+    heading,
+    '',
+    ...section.paragraphs.flatMap((p) => [p, '']),
+    ...(section.lines ? [linesText(section.lines), ''] : []),
+    ...(section.facts ?? []).map(([label, value]) => `${label}: ${value}`),
+    '',
+    '-- ',
+    'PartsYard: motorcycle spare parts in bulk. You get this email because of an order or message you made in our shop.',
+  ].join('\n');
+  return { html, text };
+}
+
+const sum = (orders: EmailOrder[]) => orders.reduce((total, o) => total + o.totalCents, 0);
+const recipientOf = (orders: EmailOrder[]) => orders[0]?.email ?? '';
+const greeting = (orders: EmailOrder[]) => `Hello ${oneLine(orders[0]?.name ?? '') || 'there'},`;
+
+/**
+ * Order placed: the lines, the total and the pay-by time (the unpaid order's expiry). Several orders placed
+ * together (a checkout) make one email; `key` names that group (default: the single order's id).
+ */
+export function orderPlacedEmail(orders: EmailOrder[], key = orders.map((o) => o.id).join(',')): OutboxMessage {
+  const payBy = new Date(Math.min(...orders.map((o) => o.expiresAt.getTime())));
+  const many = orders.length > 1;
+  const subject = many
+    ? `Your PartsYard order of ${orders.length} parts: pay by ${utcTime(payBy)}`
+    : `Your PartsYard order of ${oneLine(orders[0].partName)}: pay by ${utcTime(payBy)}`;
+  return {
+    kind: 'order_placed',
+    to: recipientOf(orders),
+    subject,
+    dedupeKey: `order_placed:${key}`,
+    ...render(many ? 'We have reserved your parts' : 'We have reserved your part', {
+      paragraphs: [
+        greeting(orders),
+        `Thank you for your order. We hold the parts for you until ${utcTime(payBy)}: pay by then in your dashboard under My Orders, or the order expires and the parts go back on sale.`,
+        ...(orders[0]?.address ? [`Delivery address: ${oneLine(orders[0].address)}`] : []),
+      ],
+      lines: { orders, totalCents: sum(orders) },
+      facts: [['Pay by', utcTime(payBy)]],
+    }),
+  };
+}
+
+/**
+ * Payment receipt: every order paid by one payment (one transaction id), with amounts, unit prices, line totals
+ * and the total charged.
+ */
+export function receiptEmail(payment: { transactionId: string; orders: EmailOrder[]; paidAt?: Date }): OutboxMessage {
+  const { transactionId, orders } = payment;
+  const total = sum(orders);
+  return {
+    kind: 'payment_receipt',
+    to: recipientOf(orders),
+    subject: `PartsYard receipt: ${money(total)} paid`,
+    dedupeKey: `payment_receipt:${transactionId}`,
+    ...render('Payment receipt', {
+      paragraphs: [greeting(orders), 'We have received your payment. We will ship your parts soon.'],
+      lines: { orders, totalCents: total },
+      facts: [
+        ['Transaction id', transactionId],
+        ['Paid', utcTime(payment.paidAt ?? new Date())],
+        ['Total paid', money(total)],
+      ],
+    }),
+  };
+}
+
+/** Shipped: one order on its way. */
+export function shippedEmail(order: EmailOrder): OutboxMessage {
+  return {
+    kind: 'order_shipped',
+    to: order.email,
+    subject: `Your PartsYard order of ${oneLine(order.partName)} has shipped`,
+    dedupeKey: `order_shipped:${order.id}`,
+    ...render('Your order is on its way', {
+      paragraphs: [
+        greeting([order]),
+        `We have shipped ${order.orderAmount} x ${oneLine(order.partName)}.`,
+        ...(order.address ? [`Delivery address: ${oneLine(order.address)}`] : []),
+      ],
+      lines: { orders: [order], totalCents: order.totalCents },
+    }),
+  };
+}
+
+/** Expired: the customer's unpaid orders (expired in one sweep) ran out of time; their parts went back on sale. */
+export function expiredEmail(orders: EmailOrder[]): OutboxMessage {
+  const many = orders.length > 1;
+  return {
+    kind: 'order_expired',
+    to: recipientOf(orders),
+    subject: many
+      ? `${orders.length} of your PartsYard orders expired unpaid`
+      : `Your PartsYard order of ${oneLine(orders[0].partName)} expired unpaid`,
+    dedupeKey: `order_expired:${orders.map((o) => o.id).join(',')}`,
+    ...render(many ? 'Your orders expired' : 'Your order expired', {
+      paragraphs: [
+        greeting(orders),
+        `${many ? 'These orders were' : 'This order was'} not paid by ${utcTime(orders[0].expiresAt)}, so the parts went back on sale. You can place a new order at any time.`,
+      ],
+      lines: { orders, totalCents: sum(orders) },
+    }),
+  };
+}
+
+/** The contact form's confirmation to the sender, quoting their message. */
+export function contactConfirmationEmail(message: {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  message: string;
+}): OutboxMessage {
+  return {
+    kind: 'contact_confirmation',
+    to: message.email,
+    subject: 'We have received your message',
+    dedupeKey: `contact_confirmation:${message.id}`,
+    ...render('Thank you for your message', {
+      paragraphs: [
+        `Hello ${oneLine(message.firstName)} ${oneLine(message.lastName)},`,
+        'We have received your message and will answer soon. This is what you wrote:',
+        message.message,
+      ],
+    }),
+  };
+}

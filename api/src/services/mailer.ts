@@ -1,0 +1,225 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type { Db } from '../db/database';
+import { outbox, type OutboxRow } from '../db/schema';
+import { describeError, logger } from '../logger';
+
+/**
+ * The mail worker: delivers the outbox (outbox.ts) over SMTP with nodemailer.
+ *
+ * - Claiming: one statement takes up to `batch` due rows `FOR UPDATE SKIP LOCKED` and sets a lease
+ *   (`locked_until = now() + lease`), so any number of workers (replicas) run at once and never hold the same
+ *   message: a row leased by one is not due for the others until its lease runs out.
+ * - Delivery: each message is sent, then marked sent. A failure (server down, timeout, a 4xx answer) puts the
+ *   message back with exponential backoff (base x 2^(attempts-1), capped, with jitter) and the error noted; a
+ *   permanent refusal (5xx to the recipient or the data) marks it failed and logs an error, it is not retried.
+ * - Nothing is lost: a message leaves the table's due set only once the server accepted it. A worker that dies
+ *   mid-send leaves a lease that runs out, and the next worker sends it again: delivery is at least once. The
+ *   lease (5 minutes) is far longer than nodemailer's timeouts (30 s each), so a live worker always finishes or
+ *   gives up before anyone else may take its message; only a crash between the server's "250 accepted" and the
+ *   "sent" mark can send one twice, and then with the same Message-ID (`<outbox id@domain>`) for the receiver.
+ * - Time is the database's `now()`, so replicas with skewed clocks agree on what is due.
+ */
+export interface Mailer {
+  /** Delivers what is due now (one batch after another until none is left); a run in progress is waited for. */
+  runOnce(): Promise<MailRun>;
+  /** Stops the timer, waits for a run in progress, closes the SMTP transport. */
+  stop(): Promise<void>;
+}
+
+export interface MailRun {
+  sent: number;
+  /** Put back for a later attempt. */
+  retried: number;
+  /** Refused for good. */
+  failed: number;
+}
+
+export interface MailerOptions {
+  /** smtp:// or smtps:// URL. */
+  smtpUrl: string;
+  from: string;
+  /** Period of the worker's timer; null: no timer (tests call runOnce). */
+  pollIntervalMs: number | null;
+  batch?: number;
+  leaseMs?: number;
+  /** First retry after this; doubled per attempt up to maxBackoffMs. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** nodemailer's connection, greeting and socket timeouts. */
+  timeoutMs?: number;
+}
+
+export const mailDefaults = {
+  batch: 20,
+  leaseMs: 5 * 60_000,
+  backoffMs: 5_000,
+  maxBackoffMs: 60 * 60_000,
+  timeoutMs: 30_000,
+};
+
+/** The wait before the next attempt after `attempts` tries: exponential, capped, with up to 20 % jitter. */
+export function backoffMs(attempts: number, base: number, max: number): number {
+  const raw = Math.min(max, base * 2 ** Math.max(0, Math.min(attempts - 1, 30)));
+  return Math.round(raw * (0.8 + Math.random() * 0.2));
+}
+
+interface SmtpError {
+  responseCode?: number;
+  command?: string;
+  code?: string;
+}
+/** The server refused this message for good: retrying cannot help (a full mailbox is 4xx, retried). */
+const isPermanent = (error: unknown) => {
+  const { responseCode, command, code } = (error ?? {}) as SmtpError;
+  if (code === 'EENVELOPE' && (responseCode ?? 0) >= 500) return true;
+  return (responseCode ?? 0) >= 500 && (command === 'RCPT TO' || command === 'DATA');
+};
+
+/** Takes up to `batch` due messages under a lease, in one statement (see above). */
+export async function claimDueMail(db: Db, batch: number, leaseMs: number): Promise<OutboxRow[]> {
+  const due = db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(
+      and(
+        isNull(outbox.sentAt),
+        isNull(outbox.failedAt),
+        lte(outbox.nextAttemptAt, sql`now()`),
+        or(isNull(outbox.lockedUntil), lte(outbox.lockedUntil, sql`now()`)),
+      ),
+    )
+    .orderBy(asc(outbox.nextAttemptAt))
+    .limit(batch)
+    .for('update', { skipLocked: true });
+  return db
+    .update(outbox)
+    .set({
+      lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+      attempts: sql`${outbox.attempts} + 1`,
+    })
+    .where(inArray(outbox.id, due))
+    .returning();
+}
+
+function messageIdDomain(from: string): string {
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
+  return address.split('@')[1]?.trim() || 'partsyard.localhost';
+}
+
+export function createTransport(smtpUrl: string, timeoutMs: number): Transporter {
+  const url = new URL(smtpUrl);
+  return nodemailer.createTransport({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
+    secure: url.protocol === 'smtps:',
+    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+    // One kept-open connection per worker, reused for a batch (closed by stop()).
+    pool: true,
+    maxConnections: 1,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+}
+
+export function startMailer(db: Db, options: MailerOptions): Mailer {
+  const settings = { ...mailDefaults, ...options };
+  const transport = createTransport(settings.smtpUrl, settings.timeoutMs);
+  const domain = messageIdDomain(settings.from);
+  let running: Promise<MailRun> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  async function deliver(row: OutboxRow, run: MailRun) {
+    try {
+      await transport.sendMail({
+        from: settings.from,
+        to: row.toAddress,
+        subject: row.subject,
+        html: row.html,
+        text: row.text,
+        messageId: `<${row.id}@${domain}>`,
+      });
+    } catch (error) {
+      const { error: message } = describeError(error);
+      if (isPermanent(error)) {
+        await db
+          .update(outbox)
+          .set({ failedAt: sql`now()`, lockedUntil: null, lastError: message })
+          .where(eq(outbox.id, row.id));
+        logger.error('the mail server refused an email for good: it is not retried', {
+          event: 'email_failed',
+          outboxId: row.id,
+          kind: row.kind,
+          attempts: row.attempts,
+          error: message,
+        });
+        run.failed += 1;
+        return;
+      }
+      const waitMs = backoffMs(row.attempts, settings.backoffMs, settings.maxBackoffMs);
+      await db
+        .update(outbox)
+        .set({
+          nextAttemptAt: sql`now() + make_interval(secs => ${waitMs / 1000})`,
+          lockedUntil: null,
+          lastError: message,
+        })
+        .where(and(eq(outbox.id, row.id), isNull(outbox.sentAt)));
+      logger.warn('an email could not be sent yet: it is tried again later', {
+        outboxId: row.id,
+        kind: row.kind,
+        attempts: row.attempts,
+        retryInSeconds: Math.round(waitMs / 1000),
+        error: message,
+      });
+      run.retried += 1;
+      return;
+    }
+    await db
+      .update(outbox)
+      .set({ sentAt: sql`now()`, lockedUntil: null, lastError: null })
+      .where(eq(outbox.id, row.id));
+    logger.info('email sent', { event: 'email_sent', outboxId: row.id, kind: row.kind, attempts: row.attempts });
+    run.sent += 1;
+  }
+
+  const work = async (): Promise<MailRun> => {
+    const run: MailRun = { sent: 0, retried: 0, failed: 0 };
+    for (;;) {
+      if (stopped && run.sent + run.retried + run.failed > 0) return run;
+      const claimed = await claimDueMail(db, settings.batch, settings.leaseMs);
+      for (const row of claimed) await deliver(row, run);
+      if (claimed.length < settings.batch) return run;
+    }
+  };
+  const runOnce = () => {
+    running ??= work().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  const schedule = (ms: number) => {
+    if (stopped || settings.pollIntervalMs === null) return;
+    const interval = settings.pollIntervalMs;
+    timer = setTimeout(() => {
+      void runOnce()
+        .catch((error: unknown) => logger.warn('the mail worker failed; it runs again shortly', describeError(error)))
+        .finally(() => schedule(interval * (0.75 + Math.random() * 0.25)));
+    }, ms);
+    timer.unref();
+  };
+  if (settings.pollIntervalMs !== null) schedule(Math.random() * settings.pollIntervalMs);
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running?.catch(() => undefined);
+      transport.close();
+    },
+  };
+}
