@@ -11,7 +11,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { httpStatusOf, toAppError } from './errors';
 import { authDirectivesTransformer } from './graphql/authDirectives';
-import { cachingPlugins, createWriteTracker, publicAnswerCache, trackRestWrites } from './graphql/caching';
+import { cachingPlugins, createWriteTracker, publicAnswerCache } from './graphql/caching';
 import type { GraphQLContext } from './graphql/context';
 import { graphqlBodyErrors, queryLimits, queryLimitsPlugin, refuseLargeBatches } from './graphql/limits';
 import { resolvers } from './graphql/resolvers';
@@ -192,7 +192,10 @@ export async function createApp({
     }),
     graphqlBodyErrors,
   );
-  app.use('/api', trackRestWrites(writes), createRestRouter(services, tokens));
+  app.use(
+    '/api',
+    createRestRouter(services, tokens, () => writes.begin()),
+  );
 
   serveWebApp(app, config.webDistDir, services.parts);
   app.use(restErrorHandler);

@@ -57,7 +57,25 @@ export interface Config {
    * (the tests run the sweeps themselves).
    */
   sweepIntervalMs: number | null;
+  /** How long a client may take over its request (slow clients must not hold sockets for minutes). */
+  http: HttpTimeouts;
 }
+
+/** Node's HTTP server timeouts (README, "Settings"). */
+export interface HttpTimeouts {
+  /** From the connection (or the end of the previous request) to the end of the request's headers. */
+  headersTimeoutMs: number;
+  /** From the connection (or the end of the previous request) to the end of the request's body. */
+  requestTimeoutMs: number;
+  /** How long a kept-alive connection may stay idle between requests. */
+  keepAliveTimeoutMs: number;
+}
+
+export const defaultHttpTimeouts: HttpTimeouts = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+};
 
 /** What one customer's unpaid orders may hold (issue 11: stock cannot be held hostage). */
 export interface OrderLimits {
@@ -396,6 +414,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems,
   );
 
+  const http: HttpTimeouts = {
+    headersTimeoutMs: parseDuration(
+      'HTTP_HEADERS_TIMEOUT',
+      env.HTTP_HEADERS_TIMEOUT,
+      { fallback: defaultHttpTimeouts.headersTimeoutMs, min: 1000, max: 300_000, range: '1s to 5m' },
+      problems,
+    ),
+    requestTimeoutMs: parseDuration(
+      'HTTP_REQUEST_TIMEOUT',
+      env.HTTP_REQUEST_TIMEOUT,
+      { fallback: defaultHttpTimeouts.requestTimeoutMs, min: 1000, max: 300_000, range: '1s to 5m' },
+      problems,
+    ),
+    keepAliveTimeoutMs: parseDuration(
+      'HTTP_KEEP_ALIVE_TIMEOUT',
+      env.HTTP_KEEP_ALIVE_TIMEOUT,
+      { fallback: defaultHttpTimeouts.keepAliveTimeoutMs, min: 1000, max: 300_000, range: '1s to 5m' },
+      problems,
+    ),
+  };
+  if (http.headersTimeoutMs > http.requestTimeoutMs)
+    problems.push('HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT');
+
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -424,5 +465,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits,
     orders,
     sweepIntervalMs,
+    http,
   };
 }

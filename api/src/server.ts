@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { createApp } from './app';
 import type { Config } from './config';
@@ -64,9 +64,25 @@ export async function startServer(
   const sweeps = startSweeps(services, config.sweepIntervalMs);
 
   const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.http;
+  // Slow clients are cut: headers within headersTimeout, the whole request within requestTimeout (answered
+  // 408 by Node), idle kept-alive connections closed after keepAliveTimeout. Node checks the first two every
+  // connectionsCheckingInterval (30 s by default: too coarse for a 10 s limit).
+  const server: Server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+    },
+    app,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { Config } from '../../src/config';
+import { defaultHttpTimeouts, type Config } from '../../src/config';
 import { users } from '../../src/db/schema';
 import { openDatabase } from '../../src/db/database';
 import type { Identity } from '../../src/identity/firebaseIdentity';
@@ -100,6 +100,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 100_000 },
     // No timer: a sweep changing rows between a test's reads would be noise; tests run the sweeps themselves.
     sweepIntervalMs: null,
+    http: defaultHttpTimeouts,
     ...overrides,
   };
 }
