@@ -18,13 +18,15 @@ import { resolvers } from './graphql/resolvers';
 import { resolveCaller } from './http/caller';
 import { contentSecurityPolicy } from './http/contentSecurityPolicy';
 import { cors, requestLog, securityHeaders } from './http/middleware';
-import { clientOf, RateLimitedError } from './http/rateLimit';
+import { clientOf } from './http/rateLimit';
+import { RateLimitedError } from './rateLimits';
 import { jsonBody } from './http/requestBody';
 import { serveWebApp } from './http/webApp';
 import { describeError, logger } from './logger';
 import type { AccessTokens } from './identity/accessTokens';
 import { createRestRouter, restErrorHandler } from './rest/restRouter';
 import type { Services } from './services';
+import { noWriteBus, type WriteBus } from './writeBus';
 
 export const schemaPath = path.resolve(__dirname, '..', '..', 'schema.graphql');
 
@@ -80,6 +82,8 @@ export interface AppParts {
   database: Database;
   services: Services;
   tokens: AccessTokens;
+  /** Tells the other replicas of this process's writes, and this one of theirs. */
+  writeBus?: WriteBus;
 }
 
 /** A browser opening /graphql (it prefers HTML to JSON): the playground, not an operation. */
@@ -92,10 +96,18 @@ export async function createApp({
   database,
   services,
   tokens,
+  writeBus = noWriteBus,
 }: AppParts): Promise<{ app: Express; beginShutdown: () => void; stop: () => Promise<void> }> {
   let stopping = false;
   const inFlight = new Set<Response>();
-  const writes = createWriteTracker();
+  const writes = createWriteTracker(() => writeBus.announce());
+  await writeBus
+    .listen(() => writes.invalidate())
+    .catch((error: unknown) =>
+      logger.warn('cannot hear the other replicas’ writes yet: cached answers may lag up to their s-maxage', {
+        ...describeError(error),
+      }),
+    );
   const apollo = new ApolloServer<GraphQLContext>({
     schema: buildSchema(),
     formatError,

@@ -59,6 +59,11 @@ export interface Config {
   sweepIntervalMs: number | null;
   /** How long a client may take over its request (slow clients must not hold sockets for minutes). */
   http: HttpTimeouts;
+  /**
+   * Redis for what replicas share (rate limit counters, the public answer cache's invalidations); unset: the
+   * PostgreSQL database in production mode, this process's memory in the embedded default.
+   */
+  redisUrl: string | undefined;
 }
 
 /** Node's HTTP server timeouts (README, "Settings"). */
@@ -437,6 +442,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (http.headersTimeoutMs > http.requestTimeoutMs)
     problems.push('HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT');
 
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl && (!/^rediss?:\/\//.test(redisUrl) || !URL.canParse(redisUrl)))
+    problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -466,5 +475,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orders,
     sweepIntervalMs,
     http,
+    redisUrl,
   };
 }

@@ -6,12 +6,14 @@ import { openDatabase, type Database } from './db/database';
 import { seedDemo } from './db/seed';
 import { createAccessTokens } from './identity/accessTokens';
 import { createFirebaseIdentity, type Identity } from './identity/firebaseIdentity';
-import { createRateLimits } from './http/rateLimit';
 import type { PaymentGateway } from './payments/paymentGateway';
 import { createStripeGateway } from './payments/stripeGateway';
 import { createTestGateway } from './payments/testGateway';
 import { createServices, type Services } from './services';
 import { startSweeps, type Sweeps } from './services/sweeps';
+import { Redis } from 'ioredis';
+import { createRateLimits, type RateLimitStore } from './rateLimits';
+import { noWriteBus, postgresWriteBus, redisWriteBus, type WriteBus } from './writeBus';
 
 export interface RunningServer {
   url: string;
@@ -41,15 +43,34 @@ export async function startServer(
     database?: Database;
     /** The identity provider (tests: a stand-in for Firebase). */
     identity?: Identity;
-    /** The rate limits' clock (tests). */
-    now?: () => number;
+    /** The key prefix of this process's Redis keys and channel (tests: one of their own). */
+    redisPrefix?: string;
   } = {},
 ): Promise<RunningServer> {
   const database = overrides.database ?? (await openDatabase(config.database));
   const identity = overrides.identity ?? createFirebaseIdentity(config.firebase);
   const tokens = createAccessTokens(config.jwt);
   const gateway: PaymentGateway = config.stripe ? createStripeGateway(config.stripe) : createTestGateway(database.db);
-  const rateLimits = createRateLimits(config.rateLimits, overrides.now);
+  // What replicas share (docs/decisions.md, "Replicas"): Redis if configured, else PostgreSQL; memory only in
+  // the embedded default.
+  const redisPrefix = overrides.redisPrefix ?? 'partsyard';
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
+  if (redis) {
+    redis.on('error', () => undefined); // ioredis reconnects; commands meanwhile fail and are answered 503
+    await redis.connect();
+  }
+  const pool = database.pool;
+  const store: RateLimitStore = redis
+    ? { kind: 'redis', client: redis, keyPrefix: redisPrefix }
+    : pool
+      ? { kind: 'postgres', pool }
+      : { kind: 'memory' };
+  const writeBus: WriteBus = redis
+    ? redisWriteBus(redis, redisPrefix)
+    : pool && config.database.kind === 'postgres'
+      ? postgresWriteBus(config.database.url, pool)
+      : noWriteBus;
+  const rateLimits = createRateLimits(config.rateLimits, store);
   const services = createServices({
     db: database.db,
     identity,
@@ -63,7 +84,7 @@ export async function startServer(
   await services.users.applyAdminEmails();
   const sweeps = startSweeps(services, config.sweepIntervalMs);
 
-  const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens });
+  const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens, writeBus });
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.http;
   // Slow clients are cut: headers within headersTimeout, the whole request within requestTimeout (answered
   // 408 by Node), idle kept-alive connections closed after keepAliveTimeout. Node checks the first two every
@@ -133,6 +154,8 @@ export async function startServer(
         await stop();
         await sweepsStopped;
         await identity.close();
+        await writeBus.close();
+        redis?.disconnect();
         await database.close();
       })();
       return closing;

@@ -21,6 +21,8 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The PostgreSQL pool (null on PGlite): the rate limits' store and the metrics of its use. */
+  pool: Pool | null;
   /** Resolves when the database answers a trivial query; /readyz uses it. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -108,6 +110,7 @@ export async function openDatabase(
     return {
       db,
       kind: 'postgres',
+      pool,
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -120,6 +123,7 @@ export async function openDatabase(
   return {
     db,
     kind: 'pglite',
+    pool: null,
     ping: async () => {
       await db.execute(sql`select 1`);
     },

@@ -19,6 +19,8 @@ import type { GraphQLContext } from './context';
  *   and again when it ends, and nothing is read from or stored in the cache while one is in flight: a caller
  *   who asks after a write of this process has answered reads the database. A request whose body never
  *   finishes, or that matches no route, is no write and leaves the cache on.
+ * - Each write's end is announced to the other replicas (PostgreSQL NOTIFY or Redis pub/sub,
+ *   api/src/writeBus.ts), which drop their answers too: a part added on one shows on all at once.
  */
 
 export interface WriteTracker {
@@ -28,9 +30,12 @@ export interface WriteTracker {
   readableGeneration(): number | null;
   /** Whether an answer read under `generation` may be stored: no write has started since. */
   isCurrent(generation: number): boolean;
+  /** Another replica wrote: nothing kept before now may be answered again. */
+  invalidate(): void;
 }
 
-export function createWriteTracker(): WriteTracker {
+/** `onWriteEnd`: called as each write of this process ends (the replicas are told: api/src/writeBus.ts). */
+export function createWriteTracker(onWriteEnd: () => void = () => {}): WriteTracker {
   let generation = 0;
   let inFlight = 0;
   return {
@@ -43,7 +48,11 @@ export function createWriteTracker(): WriteTracker {
         ended = true;
         inFlight--;
         generation++;
+        onWriteEnd();
       };
+    },
+    invalidate() {
+      generation++;
     },
     readableGeneration: () => (inFlight > 0 ? null : generation),
     isCurrent: (read) => inFlight === 0 && read === generation,

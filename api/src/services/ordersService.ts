@@ -7,7 +7,7 @@ import { badInput, conflict, forbidden, notFound } from '../errors';
 import { accountGone, holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
 import { isAdmin, requireActor, requireAdmin, type Actor } from './actor';
-import type { Client, RateLimiter } from '../http/rateLimit';
+import type { Client, RateLimiter } from '../rateLimits';
 import { expireDueOrders, expireOrderIfDue } from './expiry';
 import { isId, page, pageWithTotal, type Page } from './paging';
 import type { PartsService } from './partsService';
@@ -157,11 +157,11 @@ export function createOrdersService(deps: {
     ): Promise<OrderRow> {
       const caller = requireActor(actor);
       // Counted now, given back if the order is refused: only accepted orders use up the rate limits.
-      const attempt = rateLimits.orderBy(caller.userId, client);
+      const attempt = await rateLimits.orderBy(caller.userId, client);
       try {
         return await place(caller, input);
       } catch (error) {
-        attempt.refused();
+        await attempt.refused();
         throw error;
       }
     },

@@ -101,6 +101,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // No timer: a sweep changing rows between a test's reads would be noise; tests run the sweeps themselves.
     sweepIntervalMs: null,
     http: defaultHttpTimeouts,
+    redisUrl: undefined,
     ...overrides,
   };
 }
@@ -188,12 +189,11 @@ async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
 
 /**
  * Starts the whole app on a fresh database of `kind` (an in-memory PGlite, or a new PostgreSQL database).
- * `options.now` is the rate limits' clock.
  */
 export async function startTestApp(
   kind: DatabaseKind,
   overrides: Partial<Config> = {},
-  options: { now?: () => number; identity?: Identity } = {},
+  options: { identity?: Identity } = {},
 ): Promise<TestApp> {
   let dropDatabase: (() => Promise<void>) | undefined;
   let database: Config['database'] = { kind: 'pglite', dataDir: undefined };
@@ -207,7 +207,6 @@ export async function startTestApp(
   const config = testConfig({ database, ...overrides });
   const server = await startServer(config, {
     database: await openDatabase(database),
-    now: options.now,
     identity: options.identity,
   });
 
