@@ -64,6 +64,8 @@ export interface Config {
    * PostgreSQL database in production mode, this process's memory in the embedded default.
    */
   redisUrl: string | undefined;
+  /** Prefix of this shop's Redis keys and channel (several shops, or test runs, may share one Redis). */
+  redisKeyPrefix: string;
 }
 
 /** Node's HTTP server timeouts (README, "Settings"). */
@@ -445,6 +447,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && (!/^rediss?:\/\//.test(redisUrl) || !URL.canParse(redisUrl)))
     problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  const redisKeyPrefix = env.REDIS_KEY_PREFIX?.trim() || 'partsyard';
+  if (!/^[\w.-]{1,64}$/.test(redisKeyPrefix))
+    problems.push(`REDIS_KEY_PREFIX must be 1 to 64 letters, digits, _, . or -, got "${redisKeyPrefix}"`);
 
   if (problems.length) throw new ConfigError(problems);
 
@@ -476,5 +481,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs,
     http,
     redisUrl,
+    redisKeyPrefix,
   };
 }

@@ -43,8 +43,6 @@ export async function startServer(
     database?: Database;
     /** The identity provider (tests: a stand-in for Firebase). */
     identity?: Identity;
-    /** The key prefix of this process's Redis keys and channel (tests: one of their own). */
-    redisPrefix?: string;
   } = {},
 ): Promise<RunningServer> {
   const database = overrides.database ?? (await openDatabase(config.database));
@@ -53,7 +51,7 @@ export async function startServer(
   const gateway: PaymentGateway = config.stripe ? createStripeGateway(config.stripe) : createTestGateway(database.db);
   // What replicas share (docs/decisions.md, "Replicas"): Redis if configured, else PostgreSQL; memory only in
   // the embedded default.
-  const redisPrefix = overrides.redisPrefix ?? 'partsyard';
+  const redisPrefix = config.redisKeyPrefix;
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
   if (redis) {
     redis.on('error', () => undefined); // ioredis reconnects; commands meanwhile fail and are answered 503

@@ -375,6 +375,18 @@ describe('configuration for production (DATABASE_URL set)', () => {
       ]);
     });
 
+    it('REDIS_URL is a redis:// or rediss:// URL; REDIS_KEY_PREFIX a short name (default partsyard)', () => {
+      expect(loadConfig(production({})).redisUrl).toBeUndefined();
+      const config = loadConfig(production({ REDIS_URL: 'redis://cache:6379/0', REDIS_KEY_PREFIX: 'shop-2' }));
+      expect([config.redisUrl, config.redisKeyPrefix]).toEqual(['redis://cache:6379/0', 'shop-2']);
+      expect(problemsOf(production({ REDIS_URL: 'http://cache:6379' }))).toEqual([
+        'REDIS_URL must be a redis:// or rediss:// URL',
+      ]);
+      expect(problemsOf(production({ REDIS_KEY_PREFIX: 'a b' }))).toEqual([
+        'REDIS_KEY_PREFIX must be 1 to 64 letters, digits, _, . or -, got "a b"',
+      ]);
+    });
+
     it('SWEEP_INTERVAL is a duration from 1s to 30s (expired stock is back within a minute)', () => {
       expect(loadConfig(production({ SWEEP_INTERVAL: '5s' })).sweepIntervalMs).toBe(5000);
       for (const value of ['0s', '1m', '45s', 'often'])

@@ -102,6 +102,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sweepIntervalMs: null,
     http: defaultHttpTimeouts,
     redisUrl: undefined,
+    redisKeyPrefix: 'partsyard-test',
     ...overrides,
   };
 }
