@@ -23,6 +23,7 @@ import { RateLimitedError } from './rateLimits';
 import { jsonBody } from './http/requestBody';
 import { serveWebApp } from './http/webApp';
 import { describeError, logger } from './logger';
+import { createMetrics, metricsEndpoint } from './metrics';
 import type { AccessTokens } from './identity/accessTokens';
 import { createRestRouter, restErrorHandler } from './rest/restRouter';
 import type { Services } from './services';
@@ -100,6 +101,7 @@ export async function createApp({
 }: AppParts): Promise<{ app: Express; beginShutdown: () => void; stop: () => Promise<void> }> {
   let stopping = false;
   const inFlight = new Set<Response>();
+  const metrics = createMetrics(database.pool);
   const writes = createWriteTracker(() => writeBus.announce());
   await writeBus
     .listen(() => writes.invalidate())
@@ -128,7 +130,8 @@ export async function createApp({
       {
         async requestDidStart() {
           return {
-            async willSendResponse({ response, errors }) {
+            async willSendResponse({ response, errors, operationName, operation }) {
+              metrics.operation(operationName ?? operation?.name?.value, operation?.operation, !errors?.length);
               // Let an outage or an UNAUTHENTICATED/FORBIDDEN/RATE_LIMITED refusal carry its status, as on the REST shim.
               const codes = (errors ?? []).map((e) => toAppError(e.originalError)?.code);
               const status = ['SERVICE_UNAVAILABLE', 'UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED'] as const;
@@ -157,7 +160,13 @@ export async function createApp({
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(requestLog(config.logRequests), securityHeaders, contentSecurityPolicy(config), cors(config.corsOrigins));
+  app.use(
+    metrics.requests,
+    requestLog(config.logRequests),
+    securityHeaders,
+    contentSecurityPolicy(config),
+    cors(config.corsOrigins),
+  );
   app.use((_req, res, next) => {
     // While stopping, requests still get answers, and keep-alive clients are told to reconnect (elsewhere).
     if (stopping) res.setHeader('Connection', 'close');
@@ -167,6 +176,7 @@ export async function createApp({
   });
   app.use(compression());
 
+  app.get('/metrics', metricsEndpoint(metrics, config));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -216,5 +226,12 @@ export async function createApp({
     stopping = true;
     for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
   };
-  return { app, beginShutdown, stop: () => apollo.stop() };
+  return {
+    app,
+    beginShutdown,
+    stop: async () => {
+      metrics.close();
+      await apollo.stop();
+    },
+  };
 }

@@ -66,6 +66,11 @@ export interface Config {
   redisUrl: string | undefined;
   /** Prefix of this shop's Redis keys and channel (several shops, or test runs, may share one Redis). */
   redisKeyPrefix: string;
+  /**
+   * Bearer token /metrics asks for. Unset: /metrics is public in the embedded default and answers 404 in
+   * production mode.
+   */
+  metricsToken: string | undefined;
 }
 
 /** Node's HTTP server timeouts (README, "Settings"). */
@@ -451,6 +456,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^[\w.-]{1,64}$/.test(redisKeyPrefix))
     problems.push(`REDIS_KEY_PREFIX must be 1 to 64 letters, digits, _, . or -, got "${redisKeyPrefix}"`);
 
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken)))
+    problems.push('METRICS_TOKEN must be 16 printable characters or more, without spaces');
+
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -482,5 +491,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http,
     redisUrl,
     redisKeyPrefix,
+    metricsToken,
   };
 }

@@ -94,7 +94,20 @@ const base = pino(
 
 type Level = 'info' | 'warn' | 'error';
 
+/** Who hears business events (the metrics: api/src/metrics.ts). */
+const eventListeners = new Set<(event: string) => void>();
+
+/**
+ * Calls `listener` with the name of every business event logged (a line with an `event` field: order_placed,
+ * order_expired, payment_recorded, ...), whether or not its line is written; answers how to stop.
+ */
+export function onEvent(listener: (event: string) => void): () => void {
+  eventListeners.add(listener);
+  return () => eventListeners.delete(listener);
+}
+
 function write(level: Level, msg: string, fields: Record<string, unknown> = {}) {
+  if (typeof fields.event === 'string') for (const listener of eventListeners) listener(fields.event);
   if (!events && level === 'info' && 'event' in fields) return;
   base[level](fields, scrub(msg));
 }

@@ -387,6 +387,17 @@ describe('configuration for production (DATABASE_URL set)', () => {
       ]);
     });
 
+    it('METRICS_TOKEN: 16 printable characters or more, no spaces (unset by default)', () => {
+      expect(loadConfig(production({})).metricsToken).toBeUndefined();
+      expect(loadConfig(production({ METRICS_TOKEN: 'scrape-me-0123456789' })).metricsToken).toBe(
+        'scrape-me-0123456789',
+      );
+      for (const value of ['short', 'has a space in it 0123'])
+        expect(problemsOf(production({ METRICS_TOKEN: value }))).toEqual([
+          'METRICS_TOKEN must be 16 printable characters or more, without spaces',
+        ]);
+    });
+
     it('SWEEP_INTERVAL is a duration from 1s to 30s (expired stock is back within a minute)', () => {
       expect(loadConfig(production({ SWEEP_INTERVAL: '5s' })).sweepIntervalMs).toBe(5000);
       for (const value of ['0s', '1m', '45s', 'often'])

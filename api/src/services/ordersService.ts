@@ -7,6 +7,7 @@ import { badInput, conflict, forbidden, notFound } from '../errors';
 import { accountGone, holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
 import { isAdmin, requireActor, requireAdmin, type Actor } from './actor';
+import { logger } from '../logger';
 import type { Client, RateLimiter } from '../rateLimits';
 import { expireDueOrders, expireOrderIfDue } from './expiry';
 import { isId, page, pageWithTotal, type Page } from './paging';
@@ -159,7 +160,15 @@ export function createOrdersService(deps: {
       // Counted now, given back if the order is refused: only accepted orders use up the rate limits.
       const attempt = await rateLimits.orderBy(caller.userId, client);
       try {
-        return await place(caller, input);
+        const order = await place(caller, input);
+        logger.info('an order was placed', {
+          event: 'order_placed',
+          orderId: order.id,
+          partId: order.partId,
+          orderAmount: order.orderAmount,
+          totalCents: order.totalCents,
+        });
+        return order;
       } catch (error) {
         await attempt.refused();
         throw error;

@@ -103,6 +103,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     http: defaultHttpTimeouts,
     redisUrl: undefined,
     redisKeyPrefix: 'partsyard-test',
+    metricsToken: undefined,
     ...overrides,
   };
 }
