@@ -98,12 +98,18 @@ type Level = 'info' | 'warn' | 'error';
 const eventListeners = new Set<(event: string) => void>();
 
 /**
- * Calls `listener` with the name of every business event logged (a line with an `event` field: order_placed,
- * order_expired, payment_recorded, ...), whether or not its line is written; answers how to stop.
+ * Calls `listener` with the name of every business event: each one logged (a line with an `event` field:
+ * order_expired, payment_recorded, ...), whether or not its line is written, and each one emitted without a
+ * line (order_placed); answers how to stop.
  */
 export function onEvent(listener: (event: string) => void): () => void {
   eventListeners.add(listener);
   return () => eventListeners.delete(listener);
+}
+
+/** Tells the listeners of a business event that has no log line of its own (an order placed). */
+export function emitEvent(event: string): void {
+  for (const listener of eventListeners) listener(event);
 }
 
 function write(level: Level, msg: string, fields: Record<string, unknown> = {}) {

@@ -7,7 +7,7 @@ import { badInput, conflict, forbidden, notFound } from '../errors';
 import { accountGone, holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
 import { isAdmin, requireActor, requireAdmin, type Actor } from './actor';
-import { logger } from '../logger';
+import { emitEvent } from '../logger';
 import type { Client, RateLimiter } from '../rateLimits';
 import { expireDueOrders, expireOrderIfDue } from './expiry';
 import { isId, page, pageWithTotal, type Page } from './paging';
@@ -161,13 +161,7 @@ export function createOrdersService(deps: {
       const attempt = await rateLimits.orderBy(caller.userId, client);
       try {
         const order = await place(caller, input);
-        logger.info('an order was placed', {
-          event: 'order_placed',
-          orderId: order.id,
-          partId: order.partId,
-          orderAmount: order.orderAmount,
-          totalCents: order.totalCents,
-        });
+        emitEvent('order_placed'); // counted (metrics), not logged: an order is its own record
         return order;
       } catch (error) {
         await attempt.refused();
