@@ -1,5 +1,6 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useDebouncedCallback } from 'use-debounce';
 import { PartImage } from '../../components/PartImage';
 import { useCatalogQuery, useDeletePartMutation, type CatalogQuery } from '../../generated/graphql';
 import { Cell, RowHeader } from '../../components/StackedTable';
@@ -18,11 +19,9 @@ export default function ManagePartsPage() {
   const search = filter('q');
   const [typed, setTyped] = useState('');
 
-  useEffect(() => {
-    if (typed.trim() === search) return;
-    const timer = setTimeout(() => setFilter('q', typed.trim()), searchDelayMs);
-    return () => clearTimeout(timer);
-  }, [typed, search, setFilter]);
+  const applySearch = useDebouncedCallback((value: string) => {
+    if (value !== search) setFilter('q', value);
+  }, searchDelayMs);
 
   const query = useCatalogQuery({
     variables: { search: search || null, offset, limit },
@@ -57,7 +56,10 @@ export default function ManagePartsPage() {
             type="search"
             placeholder="Search by name"
             value={typed}
-            onChange={(e) => setTyped(e.target.value)}
+            onChange={(e) => {
+              setTyped(e.target.value);
+              applySearch(e.target.value.trim());
+            }}
             aria-label="Search parts"
           />
         </label>
