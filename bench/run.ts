@@ -18,7 +18,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
 import * as prettier from 'prettier';
-import type { Config } from '../api/src/config';
+import { defaultHttpTimeouts, type Config } from '../api/src/config';
 import { openDatabase, type Db } from '../api/src/db/database';
 import { createAccessTokens } from '../api/src/identity/accessTokens';
 import { startServer, type RunningServer } from '../api/src/server';
@@ -286,6 +286,10 @@ async function main(): Promise<void> {
       // Each racer places ~20 orders; the production cap would refuse them past 10. The sweeps run as in production.
       orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 1000 },
       sweepIntervalMs: 15_000,
+      http: defaultHttpTimeouts,
+      redisUrl: undefined,
+      redisKeyPrefix: 'partsyard-bench',
+      metricsToken: undefined,
     };
     const opened = await openDatabase(database);
     const db = opened.db;

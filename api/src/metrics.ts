@@ -32,11 +32,11 @@ const paymentEvents: Record<string, string> = {
 export interface Metrics {
   registry: Registry;
   /** Express middleware: counts and times each request by method, route pattern and status. */
-  requests(req: Request, res: Response, next: NextFunction): void;
+  requests: (req: Request, res: Response, next: NextFunction) => void;
   /** Counts a GraphQL operation by name, type and outcome. */
-  operation(name: string | null | undefined, type: string | undefined, ok: boolean): void;
+  operation: (name: string | null | undefined, type: string | undefined, ok: boolean) => void;
   /** Stops listening to business events (the registry's metrics stay readable). */
-  close(): void;
+  close: () => void;
 }
 
 export function createMetrics(pool: Pool | null): Metrics {
