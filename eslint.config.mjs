@@ -4,6 +4,16 @@ import tseslint from 'typescript-eslint';
 
 const typedFiles = ['api/src/**/*.ts', 'web/src/**/*.{ts,tsx}', 'common/src/**/*.ts'];
 
+/** One `no-restricted-imports` block per layer (a file in two blocks gets the later one, so they do not overlap). */
+function layers(rules) {
+  return rules.map(({ files, forbid, why }) => ({
+    files,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: forbid, message: `Backward import: ${why}.` }] }],
+    },
+  }));
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -66,6 +76,50 @@ export default tseslint.config(
       '@typescript-eslint/method-signature-style': ['error', 'property'],
     },
   },
+  // Layers (docs/architecture.md): imports point one way. API: app/server/main -> adapters (http, graphql, rest)
+  // -> services -> data, identity, payments -> config, errors, logger. Web: app -> features -> components, lib.
+  ...layers([
+    {
+      files: ['api/src/config.ts', 'api/src/errors.ts', 'api/src/logger.ts'],
+      forbid: '^\\./',
+      why: 'config, errors and logger are the bottom layer: they import nothing of ours',
+    },
+    {
+      files: ['api/src/{db,identity,payments}/**/*.ts'],
+      forbid: '^\\.\\./(services|http|graphql|rest|app|server|main)(/|$)',
+      why: 'data, identity and payments serve the services and know nothing above them',
+    },
+    {
+      files: ['api/src/{http,graphql,rest}/**/*.ts'],
+      forbid: '^\\.\\./(app|server|main)(/|$)',
+      why: 'adapters are composed by app.ts, not the other way round',
+    },
+    {
+      files: ['api/src/graphql/**/*.ts'],
+      forbid: '^\\.\\./(rest|app|server|main)(/|$)',
+      why: 'GraphQL and REST are sibling adapters over the services; shared HTTP plumbing lives in http/',
+    },
+    {
+      files: ['api/src/rest/**/*.ts'],
+      forbid: '^\\.\\./(graphql|app|server|main)(/|$)',
+      why: 'GraphQL and REST are sibling adapters over the services; shared HTTP plumbing lives in http/',
+    },
+    {
+      files: ['web/src/{components,lib}/**/*.{ts,tsx}'],
+      forbid: '^(\\.\\./)+(features|app)(/|$)',
+      why: 'shared components and lib are used by features and the app, never the reverse',
+    },
+    {
+      files: ['web/src/features/*/*.{ts,tsx}'],
+      forbid: '^(\\.\\./\\.\\./app(/|$)|\\.\\./[^./][^/]*(/|$))',
+      why: 'a feature imports shared code only (components, lib, generated), not the app or another feature',
+    },
+    {
+      files: ['web/src/features/*/*/*.{ts,tsx}'],
+      forbid: '^(\\.\\./\\.\\./\\.\\./app(/|$)|\\.\\./\\.\\./[^./][^/]*(/|$))',
+      why: 'a feature imports shared code only (components, lib, generated), not the app or another feature',
+    },
+  ]),
   {
     // The pages' start-up script (a classic script in the browser, web/boot/boot.js).
     files: ['web/boot/**/*.js'],

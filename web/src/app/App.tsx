@@ -2,9 +2,9 @@ import { ApolloProvider, type ApolloClient } from '@apollo/client';
 import { useState, type ReactNode } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { Toasts } from '../components/Toasts';
-import { AuthProvider } from '../features/auth/AuthProvider';
+import { AuthProvider } from '../lib/auth';
 import { createApolloClient } from '../lib/apollo';
-import { ClientSettingsProvider } from './ClientSettings';
+import { ClientSettingsProvider } from '../lib/clientSettings';
 import { createRouter } from './router';
 
 /**

@@ -2,7 +2,7 @@ import { useEffect, type MouseEvent } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Footer } from '../components/Footer';
 import { Header } from '../components/Header';
-import { useAuth } from '../features/auth/AuthProvider';
+import { useAuth } from '../lib/auth';
 import { EmailVerificationNotice } from '../features/auth/EmailVerificationNotice';
 import { usePageMeta } from '../lib/pageMeta';
 import { onSessionExpired } from '../lib/session';

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom';
-import { loadIdentitySdk } from '../features/auth/AuthProvider';
-import { RequireAdmin, RequireAuth } from '../features/auth/guards';
+import { loadIdentitySdk } from '../lib/auth';
+import { RequireAdmin, RequireAuth } from './guards';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { useAuth } from '../features/auth/AuthProvider';
+import { useAuth } from '../lib/auth';
 import { useHydrated } from '../lib/hydration';
 import { Brand } from './Brand';
 import { Modal } from './Modal';

@@ -11,7 +11,7 @@ import {
 } from '../../src/generated/graphql';
 import { me, polyfillDialog, renderAdmin } from './renderAdmin';
 
-jest.mock('../../src/features/auth/AuthProvider', () => ({
+jest.mock('../../src/lib/auth', () => ({
   useAuth: () => ({ status: 'signedIn', user: jest.requireActual('./renderAdmin').me }),
 }));
 

@@ -1,6 +1,6 @@
 import { MockedProvider } from '@apollo/client/testing';
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { AuthProvider, useAuth } from '../../src/features/auth/AuthProvider';
+import { AuthProvider, useAuth } from '../../src/lib/auth';
 import { SignInDocument } from '../../src/generated/graphql';
 import { clearAccessToken, getAccessToken, setAccessToken } from '../../src/lib/session';
 
@@ -19,7 +19,7 @@ jest.mock('firebase/auth', () => {
   };
 });
 jest.mock('../../src/lib/firebase', () => ({ firebaseAuth: () => ({ name: 'test auth' }) }));
-jest.mock('../../src/app/ClientSettings', () => ({
+jest.mock('../../src/lib/clientSettings', () => ({
   useClientSettings: () => ({
     demoMode: false,
     firebase: { apiKey: 'k', authDomain: 'd', projectId: 'p', emulatorUrl: null },

@@ -2,10 +2,10 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-hot-toast/headless';
 import { Toasts } from '../../src/components/Toasts';
-import { useAuth } from '../../src/features/auth/AuthProvider';
+import { useAuth } from '../../src/lib/auth';
 import { EmailVerificationNotice } from '../../src/features/auth/EmailVerificationNotice';
 
-jest.mock('../../src/features/auth/AuthProvider', () => ({ useAuth: jest.fn() }));
+jest.mock('../../src/lib/auth', () => ({ useAuth: jest.fn() }));
 
 const sendVerificationEmail = jest.fn(async () => {});
 const checkVerification = jest.fn(async () => false);

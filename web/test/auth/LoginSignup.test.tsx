@@ -9,10 +9,10 @@ const login = jest.fn();
 const signup = jest.fn();
 let demoMode = false;
 
-jest.mock('../../src/features/auth/AuthProvider', () => ({
+jest.mock('../../src/lib/auth', () => ({
   useAuth: () => ({ login, signup, loginWithGoogle: jest.fn(), status: 'signedOut', user: null }),
 }));
-jest.mock('../../src/app/ClientSettings', () => ({
+jest.mock('../../src/lib/clientSettings', () => ({
   useClientSettings: () => ({ demoMode, firebase: {}, payments: { mode: 'test' } }),
 }));
 

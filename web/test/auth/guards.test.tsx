@@ -1,11 +1,11 @@
 import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import { useAuth } from '../../src/features/auth/AuthProvider';
-import { RequireAdmin, RequireAuth } from '../../src/features/auth/guards';
+import { useAuth } from '../../src/lib/auth';
+import { RequireAdmin, RequireAuth } from '../../src/app/guards';
 import { MeDocument } from '../../src/generated/graphql';
 
-jest.mock('../../src/features/auth/AuthProvider', () => ({ useAuth: jest.fn() }));
+jest.mock('../../src/lib/auth', () => ({ useAuth: jest.fn() }));
 
 const me = (isAdmin: boolean) => ({
   request: { query: MeDocument, variables: {} },

@@ -1,11 +1,11 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useAuth } from '../../src/features/auth/AuthProvider';
+import { useAuth } from '../../src/lib/auth';
 import MyProfilePage from '../../src/features/profile/MyProfilePage';
 import { MeDocument, UpdateProfileDocument } from '../../src/generated/graphql';
 import { customer, renderShopping, signedInAs } from './renderShopping';
 
-jest.mock('../../src/features/auth/AuthProvider', () => ({ useAuth: jest.fn() }));
+jest.mock('../../src/lib/auth', () => ({ useAuth: jest.fn() }));
 
 const me = (overrides = {}) => ({
   __typename: 'User' as const,

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useClientSettings } from '../../src/app/ClientSettings';
-import { useAuth } from '../../src/features/auth/AuthProvider';
+import { useClientSettings } from '../../src/lib/clientSettings';
+import { useAuth } from '../../src/lib/auth';
 import PaymentPage from '../../src/features/payments/PaymentPage';
 import {
   ConfirmPaymentDocument,
@@ -12,8 +12,8 @@ import {
 import { formatPayBy } from '../../src/lib/payBy';
 import { customer, order, renderShopping, signedInAs } from './renderShopping';
 
-jest.mock('../../src/features/auth/AuthProvider', () => ({ useAuth: jest.fn() }));
-jest.mock('../../src/app/ClientSettings', () => ({ useClientSettings: jest.fn() }));
+jest.mock('../../src/lib/auth', () => ({ useAuth: jest.fn() }));
+jest.mock('../../src/lib/clientSettings', () => ({ useClientSettings: jest.fn() }));
 
 const unpaid = order({ id: 'order-1' });
 const intent = {

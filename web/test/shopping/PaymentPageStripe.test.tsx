@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { useClientSettings } from '../../src/app/ClientSettings';
-import { useAuth } from '../../src/features/auth/AuthProvider';
+import { useClientSettings } from '../../src/lib/clientSettings';
+import { useAuth } from '../../src/lib/auth';
 import PaymentPage from '../../src/features/payments/PaymentPage';
 import { ConfirmPaymentDocument, CreatePaymentIntentDocument, OrderDocument } from '../../src/generated/graphql';
 import { customer, order, renderShopping, signedInAs } from './renderShopping';
@@ -11,8 +11,8 @@ import { customer, order, renderShopping, signedInAs } from './renderShopping';
 const confirmCardPayment = jest.fn();
 const loadStripe = jest.fn((_key: string) => Promise.resolve({ confirmCardPayment }));
 
-jest.mock('../../src/features/auth/AuthProvider', () => ({ useAuth: jest.fn() }));
-jest.mock('../../src/app/ClientSettings', () => ({ useClientSettings: jest.fn() }));
+jest.mock('../../src/lib/auth', () => ({ useAuth: jest.fn() }));
+jest.mock('../../src/lib/clientSettings', () => ({ useClientSettings: jest.fn() }));
 jest.mock('@stripe/stripe-js/pure', () => ({ loadStripe: (key: string) => loadStripe(key) }));
 jest.mock('@stripe/react-stripe-js', () => ({
   Elements: ({ children }: { children: ReactNode }) => <>{children}</>,

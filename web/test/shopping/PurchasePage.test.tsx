@@ -2,12 +2,12 @@ import type { MockedResponse } from '@apollo/client/testing';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
-import { useAuth } from '../../src/features/auth/AuthProvider';
+import { useAuth } from '../../src/lib/auth';
 import PurchasePage from '../../src/features/orders/PurchasePage';
 import { PartDocument, PlaceOrderDocument } from '../../src/generated/graphql';
 import { brakePads, customer, order, renderShopping, signedInAs } from './renderShopping';
 
-jest.mock('../../src/features/auth/AuthProvider', () => ({ useAuth: jest.fn() }));
+jest.mock('../../src/lib/auth', () => ({ useAuth: jest.fn() }));
 const mockedAuth = jest.mocked(useAuth);
 
 const part = brakePads();

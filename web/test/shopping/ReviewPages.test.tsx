@@ -1,13 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
-import { useAuth } from '../../src/features/auth/AuthProvider';
+import { useAuth } from '../../src/lib/auth';
 import AddReviewPage from '../../src/features/reviews/AddReviewPage';
 import ReviewPage from '../../src/features/reviews/ReviewPage';
 import { AddReviewDocument, MyPaymentsDocument, PartDocument } from '../../src/generated/graphql';
 import { brakePads, customer, renderShopping, signedInAs } from './renderShopping';
 
-jest.mock('../../src/features/auth/AuthProvider', () => ({ useAuth: jest.fn() }));
+jest.mock('../../src/lib/auth', () => ({ useAuth: jest.fn() }));
 
 const part = brakePads();
 const partAnswer = () => ({ request: { query: PartDocument, variables: { id: part.id } }, result: { data: { part } } });

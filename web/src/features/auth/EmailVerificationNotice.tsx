@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { authErrorMessage } from '../../lib/authErrors';
 import { BusyButton } from '../../components/BusyButton';
-import { useAuth } from './AuthProvider';
+import { useAuth } from '../../lib/auth';
 
 /**
  * Tells a signed-in user whose email is not verified yet, and offers the verification email. Shopping does not

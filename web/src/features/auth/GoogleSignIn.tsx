@@ -1,12 +1,12 @@
 import { emulatorGoogleAccountSchema } from '@partsyard/common';
 import { Formik } from 'formik';
 import { useId, useState } from 'react';
-import { useClientSettings } from '../../app/ClientSettings';
+import { useClientSettings } from '../../lib/clientSettings';
 import { BusyButton } from '../../components/BusyButton';
 import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { Modal } from '../../components/Modal';
 import { authErrorMessage } from '../../lib/authErrors';
-import { useAuth, type EmulatorGoogleAccount } from './AuthProvider';
+import { useAuth, type EmulatorGoogleAccount } from '../../lib/auth';
 
 /**
  * With the Auth emulator (embedded default), Google's account chooser is the emulator's: this dialog stands

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { Spinner } from '../../components/Spinner';
 import { authErrorMessage } from '../../lib/authErrors';
-import { useAuth } from './AuthProvider';
+import { useAuth } from '../../lib/auth';
 import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { GoogleSignIn } from './GoogleSignIn';
 import { returnTo } from './returnTo';

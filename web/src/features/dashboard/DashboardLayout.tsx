@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { Spinner } from '../../components/Spinner';
-import { useIsAdmin } from '../auth/guards';
+import { useIsAdmin } from '../../lib/useIsAdmin';
 
 const everyone = [{ to: '/dashboard', label: 'My Profile', end: true }];
 const customers = [

@@ -8,7 +8,7 @@ import { PartNotFound, ShoppingFact, ShoppingPartSummary } from '../../component
 import { Spinner } from '../../components/Spinner';
 import { usePartQuery, usePlaceOrderMutation } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
-import { useAuth } from '../auth/AuthProvider';
+import { useAuth } from '../../lib/auth';
 import { BusyButton } from '../../components/BusyButton';
 
 interface PurchaseValues {

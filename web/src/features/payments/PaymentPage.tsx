@@ -1,13 +1,13 @@
 import { formatDollars } from '@partsyard/common';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { useClientSettings } from '../../app/ClientSettings';
+import { useClientSettings } from '../../lib/clientSettings';
 import { ShoppingFact, ShoppingPartSummary } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
 import { useConfirmPaymentMutation, useCreatePaymentIntentMutation, useOrderQuery } from '../../generated/graphql';
 import { errorCode, errorMessage } from '../../lib/apollo';
 import { formatPayBy, useRefetchAtDeadlines } from '../../lib/payBy';
-import { useAuth } from '../auth/AuthProvider';
+import { useAuth } from '../../lib/auth';
 import type { CardPaymentProps } from './cardPayment';
 import TestCardForm from './TestCardForm';
 

@@ -7,7 +7,7 @@ import { defaultAvatar } from '../../components/Header';
 import { Spinner } from '../../components/Spinner';
 import { MeDocument, useMeQuery, useUpdateProfileMutation, type MeQuery } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
-import { useAuth } from '../auth/AuthProvider';
+import { useAuth } from '../../lib/auth';
 import { BusyButton } from '../../components/BusyButton';
 
 interface ProfileValues {

@@ -1,18 +1,8 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { Spinner } from '../../components/Spinner';
-import { useMeQuery } from '../../generated/graphql';
-import { useAuth } from './AuthProvider';
-
-/** The signed-in user's admin flag, as the server says (spec §6: a lookup by the server). */
-export function useIsAdmin(): { isAdmin: boolean; loading: boolean } {
-  const { status } = useAuth();
-  const { data, loading } = useMeQuery({ skip: status !== 'signedIn', fetchPolicy: 'cache-and-network' });
-  return {
-    isAdmin: Boolean(data?.me.isAdmin),
-    loading: status === 'loading' || (status === 'signedIn' && loading && !data),
-  };
-}
+import { Spinner } from '../components/Spinner';
+import { useAuth } from '../lib/auth';
+import { useIsAdmin } from '../lib/useIsAdmin';
 
 /** Signed-in guard: spinner while sign-in state loads; otherwise content, or /login carrying where we were. */
 export function RequireAuth({ children }: { children: ReactNode }) {

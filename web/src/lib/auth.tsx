@@ -1,8 +1,8 @@
 import { useApolloClient } from '@apollo/client';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { SignInDocument, type SignInMutation, type SignInMutationVariables } from '../../generated/graphql';
-import { clearAccessToken, getAccessToken, setAccessToken } from '../../lib/session';
-import { useClientSettings } from '../../app/ClientSettings';
+import { SignInDocument, type SignInMutation, type SignInMutationVariables } from '../generated/graphql';
+import { clearAccessToken, getAccessToken, setAccessToken } from './session';
+import { useClientSettings } from './clientSettings';
 
 export interface AuthUser {
   uid: string;
@@ -80,11 +80,11 @@ function tokenAccount(token: string): string | null {
 type FirebaseModule = typeof import('firebase/auth');
 type Sdk = { fb: FirebaseModule; auth: import('firebase/auth').Auth };
 
-let sdkModules: Promise<[FirebaseModule, typeof import('../../lib/firebase')]> | null = null;
+let sdkModules: Promise<[FirebaseModule, typeof import('./firebase')]> | null = null;
 
 /** Downloads the identity SDK once; the login and signup routes start this as they load. */
 export const loadIdentitySdk = () =>
-  (sdkModules ??= Promise.all([import('firebase/auth'), import('../../lib/firebase')]).catch((error: unknown) => {
+  (sdkModules ??= Promise.all([import('firebase/auth'), import('./firebase')]).catch((error: unknown) => {
     sdkModules = null; // the next sign-in tries again
     throw error;
   }));
