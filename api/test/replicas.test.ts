@@ -240,7 +240,11 @@ describeOnPostgres.each(variants)(`${title}, sharing through %s`, (_store, extra
       return { total: body.data.parts.total, fromMemory: res.headers.get('age') !== null };
     };
     expect(await search(b)).toEqual({ total: 0, fromMemory: false });
-    expect(await search(b)).toEqual({ total: 0, fromMemory: true }); // B keeps it for s-maxage (10 s)
+    // B keeps it for s-maxage (10 s); the notice of the sign-in just made on A may drop it once first.
+    const cachedBy = Date.now() + 2000;
+    let cached = await search(b);
+    while (!cached.fromMemory && Date.now() < cachedBy) cached = await search(b);
+    expect(cached).toEqual({ total: 0, fromMemory: true });
     await gql(
       a,
       'mutation($input: PartInput!) { addPart(input: $input) { id } }',
