@@ -48,7 +48,7 @@ export interface Config {
   logRequests: boolean;
   /** Origins allowed to call the API from another site (CORS); none by default. */
   corsOrigins: string[];
-  /** Attempts allowed per caller and window (api/src/http/rateLimit.ts); null turns a rule off. */
+  /** Attempts allowed per caller and window (api/src/rateLimits.ts); null turns a rule off. */
   rateLimits: RateLimits;
   orders: OrderLimits;
   /**

@@ -1,28 +1,23 @@
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { defaultFieldResolver, type GraphQLSchema } from 'graphql';
-import { adminsOnly, signInRequired } from '../errors';
 import type { GraphQLContext } from './context';
 
 /**
- * Enforces the schema's `@auth` and `@hasRole(role: ...)`: every field carrying one is wrapped so that its
- * resolver runs only for a signed-in caller (and one with the role). Rights are declared where the
- * operation is declared, in schema.graphql.
+ * The schema's `@auth` and `@hasRole(role: ...)` declare, for integrators, who may call an operation; the
+ * services decide it (api/src/services/rights.ts, checked against these directives by the rights test). On
+ * those fields this only translates a token that was sent but refused (expired, revoked, not ours) into its
+ * own 401, as the REST shim does; a visitor without a token reaches the service, which answers 401 itself.
  */
 export function authDirectivesTransformer(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
     [MapperKind.OBJECT_FIELD]: (field) => {
-      const needsAuth = getDirective(schema, field, 'auth')?.[0];
-      const roleDirective = getDirective(schema, field, 'hasRole')?.[0] as { role?: string } | undefined;
-      if (!needsAuth && !roleDirective) return field;
-      const requiredRole = roleDirective?.role?.toLowerCase();
+      const declared = getDirective(schema, field, 'auth')?.[0] ?? getDirective(schema, field, 'hasRole')?.[0];
+      if (!declared) return field;
       const resolve = field.resolve ?? defaultFieldResolver;
       return {
         ...field,
         resolve(source, args, context: GraphQLContext, info) {
-          if (!context.actor) throw context.authError ?? signInRequired();
-          if (requiredRole && context.actor.role !== requiredRole) {
-            throw adminsOnly();
-          }
+          if (!context.actor && context.authError) throw context.authError;
           return resolve(source, args, context, info);
         },
       };

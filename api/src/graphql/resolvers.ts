@@ -51,7 +51,7 @@ export const resolvers: Resolvers = {
       services.payments.payWithTestCard(actor, paymentIntentId, card),
     confirmPayment: (_, { orderId, paymentIntentId }, { services, actor }) =>
       services.payments.confirmPayment(actor, orderId, paymentIntentId),
-    markOrderShipped: (_, { id }, { services, actor }) => services.orders.markShipped(actor, id),
+    markOrderShipped: async (_, { id }, { services, actor }) => (await services.orders.markShipped(actor, id)).order,
     addReview: (_, { input }, { services, actor }) => services.reviews.addReview(actor, input),
     grantAdmin: async (_, { email }, { services, actor }) => (await services.users.grantAdmin(actor, email)).user,
     revokeAdmin: async (_, { email }, { services, actor }) => (await services.users.revokeAdmin(actor, email)).user,

@@ -4,8 +4,9 @@ import type { Db } from '../db/database';
 import { contactMessages, type ContactMessageRow } from '../db/schema';
 import { badInput } from '../errors';
 import type { Client, RateLimiter } from '../rateLimits';
-import { requireAdmin, type Actor } from './actor';
-import { page, pageWithTotal } from './paging';
+import type { Actor } from './actor';
+import { authorize } from './rights';
+import { page, pageSizes, pageWithTotal } from './paging';
 
 export function createContactService(db: Db, rateLimits: RateLimiter) {
   return {
@@ -22,8 +23,8 @@ export function createContactService(db: Db, rateLimits: RateLimiter) {
     },
 
     async listMessages(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {
-      requireAdmin(actor);
-      const { offset, limit } = page(args.offset, args.limit, 200, 50);
+      authorize('contact.listMessages', actor);
+      const { offset, limit } = page(args.offset, args.limit, pageSizes.contactMessages);
       return pageWithTotal(
         { offset, limit },
         () =>

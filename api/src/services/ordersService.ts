@@ -3,14 +3,15 @@ import { and, count, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { OrderLimits } from '../config';
 import type { Db } from '../db/database';
 import { gatewayIntents, orders, type OrderRow } from '../db/schema';
-import { accountGone, badInput, conflict, forbidden, notFound } from '../errors';
+import { accountGone, badInput, conflict, notFound } from '../errors';
 import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
-import { isAdmin, requireActor, requireAdmin, type Actor } from './actor';
+import type { Actor } from './actor';
+import { authorize, authorizeTarget, type SignedInOperation } from './rights';
 import { emitEvent } from '../logger';
 import type { Client, RateLimiter } from '../rateLimits';
 import { expireDueOrders, expireOrderIfDue } from './expiry';
-import { isId, page, pageWithTotal, type Page } from './paging';
+import { isId, page, pageSizes, pageWithTotal, type Page } from './paging';
 import type { PartsService } from './partsService';
 import { releaseStock, takeStock } from './stock';
 
@@ -39,15 +40,23 @@ export function createOrdersService(deps: {
 }) {
   const { db, parts, rateLimits, limits } = deps;
 
-  /** An order the caller may see: their own, or any for an admin. */
-  async function getOrder(actor: Actor | null, id: string): Promise<OrderRow> {
-    const caller = requireActor(actor);
+  /** An order, if the operation's right lets the caller act on it (their own; any, where admins may). */
+  async function orderFor(
+    operation: SignedInOperation,
+    actor: Actor | null,
+    id: string,
+    refusal = 'This order is not yours',
+  ): Promise<OrderRow> {
+    const caller = authorize(operation, actor);
     if (!isId(id)) throw notFound('Order');
     const [order] = await db.select().from(orders).where(eq(orders.id, id));
     if (!order) throw notFound('Order');
-    if (!isAdmin(caller) && order.userId !== caller.userId) throw forbidden('This order is not yours');
+    authorizeTarget(operation, caller, order.userId, refusal);
     return order;
   }
+
+  /** An order the caller may see: their own, or any for an admin. */
+  const getOrder = (actor: Actor | null, id: string): Promise<OrderRow> => orderFor('orders.getOrder', actor, id);
 
   /** A list of orders, newest first, prepared once (named statements on a PostgreSQL server). */
   const preparedList = (name: string, where?: SQL) => ({
@@ -132,6 +141,7 @@ export function createOrdersService(deps: {
 
   return {
     getOrder,
+    orderFor,
 
     /** The sweep: expires the due unpaid orders (any replica, any time); answers how many. */
     expireDueOrders: () => expireDueOrders(db),
@@ -156,7 +166,11 @@ export function createOrdersService(deps: {
       input: { partId: string } & Record<string, unknown>,
       client?: Client,
     ): Promise<OrderRow> {
-      const caller = requireActor(actor);
+      const caller = authorize('orders.placeOrder', actor);
+      // The REST shim's order document names an email: it must be the caller's (orders are theirs, by id).
+      if (typeof input.email === 'string' && input.email.trim().toLowerCase() !== caller.email) {
+        throw badInput({ email: 'Orders are placed with your own email' });
+      }
       // Counted now, given back if the order is refused: only accepted orders use up the rate limits.
       const attempt = await rateLimits.orderBy(caller.userId, client);
       try {
@@ -171,8 +185,8 @@ export function createOrdersService(deps: {
 
     /** The caller's orders, newest first. */
     async myOrders(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {
-      const { userId } = requireActor(actor);
-      return listFrom(lists.ofUser, { userId }, page(args.offset, args.limit, 200, 50));
+      const { userId } = authorize('orders.myOrders', actor);
+      return listFrom(lists.ofUser, { userId }, page(args.offset, args.limit, pageSizes.orders));
     },
 
     /**
@@ -180,7 +194,7 @@ export function createOrdersService(deps: {
      * /orders/filter). Read by the account's id: orders are never found by the email stored on them.
      */
     async ordersByEmail(actor: Actor | null, email: string): Promise<OrderRow[]> {
-      const userId = await accountNamedBy(db, actor, email);
+      const userId = await accountNamedBy(db, 'orders.ordersByEmail', actor, email);
       if (!userId) return [];
       return db
         .select()
@@ -195,12 +209,12 @@ export function createOrdersService(deps: {
       actor: Actor | null,
       args: { status?: string | null; offset?: number | null; limit?: number | null },
     ) {
-      requireAdmin(actor);
+      authorize('orders.allOrders', actor);
       const status = args.status?.trim().toLowerCase() || null;
       if (status !== null && !orderStatuses.includes(status as OrderStatus)) {
         throw badInput({ status: `Must be one of ${orderStatuses.join(', ')}` });
       }
-      const bounds = page(args.offset, args.limit, 200, 50);
+      const bounds = page(args.offset, args.limit, pageSizes.orders);
       return status ? listFrom(lists.ofStatus, { status }, bounds) : listFrom(lists.all, {}, bounds);
     },
 
@@ -209,7 +223,7 @@ export function createOrdersService(deps: {
      * order may be deleted too (its stock went back when it expired). A paid order cannot be cancelled.
      */
     async cancelOrder(actor: Actor | null, id: string): Promise<string> {
-      const order = await getOrder(actor, id);
+      const order = await orderFor('orders.cancelOrder', actor, id);
       if (order.status !== 'unpaid' && order.status !== 'expired') throw conflict('A paid order cannot be cancelled');
       return db.transaction(async (tx) => {
         // The status check in the statement settles a race with a payment or the expiry, which lock the same
@@ -234,11 +248,13 @@ export function createOrdersService(deps: {
       });
     },
 
-    /** Marks a paid order shipped (admin). Shipping again changes nothing. */
-    async markShipped(actor: Actor | null, id: string): Promise<OrderRow> {
-      requireAdmin(actor);
-      const order = await getOrder(actor, id);
-      if (order.status === 'shipped') return order;
+    /**
+     * Marks a paid order shipped (admin). Shipping again changes nothing: `changed` says whether this call
+     * shipped it (of two at once, one).
+     */
+    async markShipped(actor: Actor | null, id: string): Promise<{ order: OrderRow; changed: boolean }> {
+      const order = await orderFor('orders.markShipped', actor, id);
+      if (order.status === 'shipped') return { order, changed: false };
       if (order.status !== 'paid') throw conflict('Only paid orders can be shipped');
       // The order of a customer since deleted kept their details only to be delivered: now they go.
       const keptUnlessDetached = (column: typeof orders.name | typeof orders.phone | typeof orders.address) =>
@@ -254,7 +270,7 @@ export function createOrdersService(deps: {
         })
         .where(and(eq(orders.id, id), eq(orders.status, 'paid')))
         .returning();
-      return shipped ?? getOrder(actor, id);
+      return shipped ? { order: shipped, changed: true } : { order: await getOrder(actor, id), changed: false };
     },
   };
 }

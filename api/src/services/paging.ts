@@ -5,12 +5,24 @@ export interface Page {
   limit: number;
 }
 
+/**
+ * Each list's page sizes, written once: what a caller gets without asking (`fallback`) and the most one page
+ * may hold (`max`; the REST shim, whose lists are not paged, asks for that).
+ */
+export const pageSizes = {
+  parts: { fallback: 20, max: 100 },
+  popularParts: { fallback: 6, max: 24 },
+  reviews: { fallback: 20, max: 100 },
+  orders: { fallback: 50, max: 200 },
+  users: { fallback: 50, max: 200 },
+  contactMessages: { fallback: 50, max: 200 },
+} as const;
+
 /** Bounds a page request: offset >= 0, 1 <= limit <= max. Bad values are refused, not silently fixed. */
 export function page(
   offset: number | null | undefined,
   limit: number | null | undefined,
-  max = 100,
-  fallback = 20,
+  { max, fallback }: { max: number; fallback: number },
 ): Page {
   const o = offset ?? 0;
   const l = limit ?? fallback;

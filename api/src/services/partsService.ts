@@ -3,8 +3,9 @@ import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, parts, type PartRow } from '../db/schema';
 import { badInput, notFound } from '../errors';
-import { requireAdmin, type Actor } from './actor';
-import { isId, page, pageWithTotal } from './paging';
+import type { Actor } from './actor';
+import { authorize } from './rights';
+import { isId, page, pageSizes, pageWithTotal } from './paging';
 
 /** Image shown for a part added without one (shipped in the web's public files). */
 export const defaultPartImage = '/images/parts/default.svg';
@@ -47,7 +48,7 @@ export function createPartsService(db: Db) {
 
     /** Parts newest first, optionally searched by name (case-insensitive, anywhere in the name). */
     async listParts(args: { search?: string | null; offset?: number | null; limit?: number | null }) {
-      const { offset, limit } = page(args.offset, args.limit, 100, 20);
+      const { offset, limit } = page(args.offset, args.limit, pageSizes.parts);
       const checked = check(searchSchema, { search: args.search });
       if (!checked.ok) throw badInput(checked.errors);
       const search = checked.value.search ?? '';
@@ -88,7 +89,7 @@ export function createPartsService(db: Db) {
      * never sold is no best seller. Only while nothing has sold at all (a new shop) the newest parts stand in.
      */
     async popularParts(limit: number | null | undefined): Promise<PartRow[]> {
-      const bounded = page(0, limit, 24, 6).limit;
+      const bounded = page(0, limit, pageSizes.popularParts).limit;
       const sold = await mostSold.execute({ limit: bounded });
       return sold.length > 0 ? sold : newestPage.execute({ offset: 0, limit: bounded });
     },
@@ -103,7 +104,7 @@ export function createPartsService(db: Db) {
     },
 
     async addPart(actor: Actor | null, input: unknown): Promise<PartRow> {
-      requireAdmin(actor);
+      authorize('parts.addPart', actor);
       const result = check(partSchema, input);
       if (!result.ok) throw badInput(result.errors);
       const { name, description, image, price, minOrder, available } = result.value;
@@ -126,7 +127,7 @@ export function createPartsService(db: Db) {
      * stay, keeping the part's name and image.
      */
     async deletePart(actor: Actor | null, id: string): Promise<string> {
-      requireAdmin(actor);
+      authorize('parts.deletePart', actor);
       if (!isId(id)) throw notFound('Part');
       return db.transaction(async (tx) => {
         // Its unpaid orders are locked in id order (as deleting a user locks theirs), waiting for a payment or

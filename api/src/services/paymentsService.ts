@@ -1,13 +1,14 @@
-import { centsToDollars, formatDollars, maxChargeCents } from '@partsyard/common';
+import { centsToDollars, dollarsToCents, formatDollars, maxChargeCents } from '@partsyard/common';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, payments, type GatewayIntentRow, type OrderRow, type PaymentRow } from '../db/schema';
-import { AppError, badInput, conflict, forbidden, notFound, unavailable } from '../errors';
+import { AppError, badInput, conflict, notFound, unavailable } from '../errors';
 import { describeError, logger } from '../logger';
 import type { GatewayIntent, PaymentGateway, RefundReason, TestCard } from '../payments/paymentGateway';
 import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
-import { requireActor, type Actor } from './actor';
+import type { Actor } from './actor';
+import { authorize, type SignedInOperation } from './rights';
 import { expireDueOrdersIn, logExpired } from './expiry';
 import { checkAgain, claimDueIntents, noteCreated, noteSucceeded, settleIntent } from './intentLedger';
 import { alreadyPaidMessage, orderExpiredMessage, type OrdersService } from './ordersService';
@@ -119,11 +120,8 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     intent.amountCents !== order.totalCents || intent.currency !== currency;
 
   /** The caller's own order, for paying it (admins do not pay for customers). */
-  async function ownOrder(actor: Actor | null, orderId: string): Promise<OrderRow> {
-    const caller = requireActor(actor);
-    const order = await ordersService.getOrder(caller, orderId);
-    if (order.userId !== caller.userId) throw forbidden('You can only pay for your own orders');
-    return order;
+  function ownOrder(operation: SignedInOperation, actor: Actor | null, orderId: string): Promise<OrderRow> {
+    return ordersService.orderFor(operation, actor, orderId, 'You can only pay for your own orders');
   }
 
   /**
@@ -256,7 +254,7 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     const retrieve = () => (isIntentId(intentId) ? gateway.retrieveIntent(intentId) : Promise.resolve(null));
     let order: OrderRow;
     try {
-      order = await ownOrder(actor, orderId);
+      order = await ownOrder('payments.confirmPayment', actor, orderId);
     } catch (error) {
       // The order was cancelled while its card was being charged: the money goes back.
       if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
@@ -334,8 +332,16 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
      * Creates an intent at the gateway for the caller's unpaid order's total (the price is never the client's).
      * An expired order, or one due to expire (expired here), is refused with 409.
      */
-    async createPaymentIntent(actor: Actor | null, orderId: string): Promise<GatewayIntent> {
-      const order = await ownOrder(actor, orderId);
+    async createPaymentIntent(
+      actor: Actor | null,
+      orderId: string,
+      { expectedPrice }: { expectedPrice?: number } = {},
+    ): Promise<GatewayIntent> {
+      const order = await ownOrder('payments.createPaymentIntent', actor, orderId);
+      // The REST shim's client sends the price it shows: a stale or altered one is refused, not charged.
+      if (expectedPrice !== undefined && dollarsToCents(expectedPrice) !== order.totalCents) {
+        throw badInput({ price: "The price does not match the order's total" });
+      }
       await ordersService.requirePayable(order);
       // Orders placed before the shared rules bounded totals: refused with a reason, never sent to the gateway.
       if (order.totalCents < 1) throw conflict(unchargeable.free);
@@ -354,12 +360,12 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
 
     /** Pays an intent with a card on the test gateway; the intent must be for the caller's own, payable order. */
     async payWithTestCard(actor: Actor | null, intentId: string, card: TestCard) {
-      requireActor(actor);
+      authorize('payments.payWithTestCard', actor);
       if (!gateway.payWithTestCard)
         throw new AppError('BAD_USER_INPUT', 'Card payments go through Stripe in this shop');
       const intent = isIntentId(intentId) ? await gateway.retrieveIntent(intentId) : null;
       if (!intent?.orderId) throw notFound('Payment intent');
-      const order = await ownOrder(actor, intent.orderId);
+      const order = await ownOrder('payments.payWithTestCard', actor, intent.orderId);
       // A paid order is not charged again through another of its intents (its own intent answers as before);
       // an expired one is not charged at all.
       if (order.status !== 'unpaid' && order.transactionId === intentId) {
@@ -438,7 +444,7 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     },
 
     async myPayments(actor: Actor | null): Promise<PaymentRow[]> {
-      const { userId } = requireActor(actor);
+      const { userId } = authorize('payments.myPayments', actor);
       return db
         .select()
         .from(payments)
@@ -452,7 +458,7 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
      * /payments/filter). Read by the account's id, never by the email stored on a payment.
      */
     async paymentsByEmail(actor: Actor | null, email: string): Promise<PaymentRow[]> {
-      const userId = await accountNamedBy(db, actor, email);
+      const userId = await accountNamedBy(db, 'payments.paymentsByEmail', actor, email);
       if (!userId) return [];
       return db
         .select()

@@ -4,8 +4,9 @@ import type { Db } from '../db/database';
 import { orders, reviews, users, type ReviewRow } from '../db/schema';
 import { accountGone, badInput, conflict, forbidden, notFound } from '../errors';
 import { sqlState, violatedConstraint } from '../db/database';
-import { requireActor, type Actor } from './actor';
-import { page } from './paging';
+import type { Actor } from './actor';
+import { authorize } from './rights';
+import { page, pageSizes } from './paging';
 import type { PartsService } from './partsService';
 
 export function createReviewsService(deps: { db: Db; parts: PartsService }) {
@@ -19,7 +20,7 @@ export function createReviewsService(deps: { db: Db; parts: PartsService }) {
   return {
     /** Latest reviews, newest first. */
     async listReviews(limit: number | null | undefined): Promise<ReviewRow[]> {
-      return latest.execute({ limit: page(0, limit, 100, 20).limit });
+      return latest.execute({ limit: page(0, limit, pageSizes.reviews).limit });
     },
 
     /**
@@ -27,7 +28,7 @@ export function createReviewsService(deps: { db: Db; parts: PartsService }) {
      * caller's profile's; one review per part and customer.
      */
     async addReview(actor: Actor | null, input: { partId?: unknown; text?: unknown }): Promise<ReviewRow> {
-      const caller = requireActor(actor);
+      const caller = authorize('reviews.addReview', actor);
       const result = check(reviewSchema, input);
       if (!result.ok) throw badInput(result.errors);
       const part = await parts.getPart(typeof input.partId === 'string' ? input.partId : '');

@@ -10,9 +10,10 @@ import type { Identity, VerifiedIdentity } from '../identity/firebaseIdentity';
 import type { Client, RateLimiter } from '../rateLimits';
 import { logger } from '../logger';
 import { accountNamedBy } from './accountByEmail';
-import { requireActor, requireAdmin, type Actor } from './actor';
+import type { Actor } from './actor';
+import { authorize } from './rights';
 import { validEmail } from './email';
-import { isId, page, pageWithTotal } from './paging';
+import { isId, page, pageSizes, pageWithTotal } from './paging';
 
 export type ProfileInput = yup.InferType<typeof profileSchema>;
 
@@ -57,6 +58,18 @@ export function createUsersService(deps: {
    * succeed: the second finds that it is no longer admin. FOR NO KEY UPDATE leaves orders and payments of
    * those admins (which lock their user FOR KEY SHARE) free to go on.
    */
+  /** Writes a user's profile fields (validated: name, phone, address, avatar, LinkedIn). */
+  async function writeProfile(userId: string, input: unknown): Promise<UserRow> {
+    const profile = validProfile(input);
+    const [user] = await db
+      .update(users)
+      .set({ ...profile, updatedAt: new Date() })
+      .where(eq(users.id, userId))
+      .returning();
+    if (!user) throw notFound('User');
+    return user;
+  }
+
   async function lockAdmins(tx: Tx, caller: Actor): Promise<void> {
     const rows = await tx
       .select({ id: users.id })
@@ -212,7 +225,7 @@ export function createUsersService(deps: {
     },
 
     async me(actor: Actor | null): Promise<UserRow> {
-      const { userId } = requireActor(actor);
+      const { userId } = authorize('users.me', actor);
       const user = await byId(userId);
       if (!user) throw notFound('User');
       return user;
@@ -220,27 +233,33 @@ export function createUsersService(deps: {
 
     /** The profile of the account that holds `email` now: the user themselves, or an admin. */
     async profileByEmail(actor: Actor | null, email: string): Promise<UserRow> {
-      const id = await accountNamedBy(db, actor, email);
+      const id = await accountNamedBy(db, 'users.profileByEmail', actor, email);
       const user = id ? await byId(id) : undefined;
       if (!user) throw notFound('User');
       return user;
     },
 
     async updateProfile(actor: Actor | null, input: unknown): Promise<UserRow> {
-      const { userId } = requireActor(actor);
-      const profile = validProfile(input);
-      const [user] = await db
-        .update(users)
-        .set({ ...profile, updatedAt: new Date() })
-        .where(eq(users.id, userId))
-        .returning();
-      if (!user) throw notFound('User');
-      return user;
+      const { userId } = authorize('users.updateProfile', actor);
+      return writeProfile(userId, input);
+    },
+
+    /** The REST shim's PUT /user/{email} with an access token: the user's own profile, named by their email. */
+    async updateProfileByEmail(actor: Actor | null, email: string, input: unknown): Promise<UserRow> {
+      const userId = await accountNamedBy(
+        db,
+        'users.updateProfileByEmail',
+        actor,
+        email,
+        'You may only update your own profile',
+      );
+      if (!userId) throw notFound('User');
+      return writeProfile(userId, input);
     },
 
     async listUsers(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {
-      requireAdmin(actor);
-      const { offset, limit } = page(args.offset, args.limit, 200, 50);
+      authorize('users.listUsers', actor);
+      const { offset, limit } = page(args.offset, args.limit, pageSizes.users);
       return pageWithTotal(
         { offset, limit },
         () => db.select().from(users).orderBy(desc(users.createdAt), desc(users.id)).offset(offset).limit(limit),
@@ -250,7 +269,7 @@ export function createUsersService(deps: {
 
     /** Whether the account holding `email` is an admin: asked by that user, or by an admin. Unknown: no. */
     async isAdmin(actor: Actor | null, email: string): Promise<boolean> {
-      const id = await accountNamedBy(db, actor, email);
+      const id = await accountNamedBy(db, 'users.isAdmin', actor, email);
       return id ? (await byId(id))?.role === 'admin' : false;
     },
 
@@ -259,7 +278,7 @@ export function createUsersService(deps: {
      * never proved the address may be someone who registered it first. `modified` is false when it already was.
      */
     async grantAdmin(actor: Actor | null, email: string): Promise<{ user: UserRow; modified: boolean }> {
-      requireAdmin(actor);
+      authorize('users.grantAdmin', actor);
       const target = await byEmail(validEmail(email));
       if (!target) throw notFound('User');
       if (target.role === 'admin') return { user: target, modified: false };
@@ -281,7 +300,7 @@ export function createUsersService(deps: {
      * `modified` is false when the account was not an admin.
      */
     async revokeAdmin(actor: Actor | null, email: string): Promise<{ user: UserRow; modified: boolean }> {
-      const caller = requireAdmin(actor);
+      const caller = authorize('users.revokeAdmin', actor);
       const address = validEmail(email);
       return db.transaction(async (tx) => {
         await lockAdmins(tx, caller);
@@ -316,7 +335,7 @@ export function createUsersService(deps: {
      * each cancelled one comes back once.
      */
     async deleteUser(actor: Actor | null, id: string): Promise<string> {
-      const admin = requireAdmin(actor);
+      const admin = authorize('users.deleteUser', actor);
       if (!isId(id)) throw notFound('User');
       if (id === admin.userId) throw conflict('You cannot delete your own account');
       const deleted = await db.transaction(async (tx) => {

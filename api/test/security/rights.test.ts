@@ -12,7 +12,17 @@ import { databaseKinds } from '../support/env';
 import { addPart, orderInput, partInput, payOrder, placeOrder } from '../support/fixtures';
 import type { TestUser } from '../support/testApp';
 import { securityDocPath, withRightsSection } from './renderRights';
-import { callerKeys, graphqlCodeOf, rightsMatrix, type CallerKey, type RightsRow } from './rightsMatrix';
+import { rights } from '../../src/services/rights';
+import {
+  answerOf,
+  callerKeys,
+  graphqlCodeOf,
+  notByRight,
+  rightsMatrix,
+  servedBy,
+  type CallerKey,
+  type RightsRow,
+} from './rightsMatrix';
 
 // One app per database kind runs some 650 requests; the machine may be loaded.
 jest.setTimeout(240_000);
@@ -205,6 +215,26 @@ describe('the rights matrix (api/test/security/rightsMatrix.ts)', () => {
   it('lists every route the REST router registers, and nothing else', () => {
     const listed = rightsMatrix.filter((r) => r.api === 'rest').map((r) => r.operation);
     expect(listed.sort()).toEqual(restRoutes().sort());
+  });
+
+  it('is what the one table of rights (api/src/services/rights.ts) says for every caller of every row', () => {
+    expect(Object.keys(servedBy).sort()).toEqual(rightsMatrix.map((r) => r.operation).sort());
+    const derived = rightsMatrix.map((row) => {
+      const { why: _why, ...own } = notByRight[row.operation] ?? { why: '' };
+      const right = rights[servedBy[row.operation]];
+      const expected = Object.fromEntries(callerKeys.map((c) => [c, own[c] ?? answerOf(right, c)]));
+      return [row.operation, expected];
+    });
+    expect(Object.fromEntries(rightsMatrix.map((r) => [r.operation, r.expected]))).toEqual(Object.fromEntries(derived));
+  });
+
+  it("the schema's @auth and @hasRole(role: ADMIN) declare what the table of rights decides", () => {
+    const declared = Object.fromEntries(schemaFields.map(([name, field]) => [name, declaredAccess(field)]));
+    const level = (operation: string) => {
+      const right = rights[servedBy[operation]];
+      return right === 'anyone' ? 'public' : right === 'admin' ? 'role ADMIN' : 'signed in';
+    };
+    expect(Object.fromEntries(schemaFields.map(([name]) => [name, level(name)]))).toEqual(declared);
   });
 
   it("agrees with the schema's @auth and @hasRole(role: ADMIN) on every GraphQL operation", () => {

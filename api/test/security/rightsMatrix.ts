@@ -1,3 +1,5 @@
+import type { Operation, Right } from '../../src/services/rights';
+
 /**
  * The rights matrix: every GraphQL operation (each Query and Mutation field of schema.graphql) and every
  * /api route, with the answer each kind of caller gets. It is data: `rights.test.ts` runs every cell against
@@ -113,6 +115,94 @@ const rest = `
 | GET /api/contact                 | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every contact message                                   |
 | POST /api/stripe/webhook         | 400       | 400      | 400   | 400   | 400     | 400    | 400  | 400     | 400  | 400     | 400          | a payment_intent.succeeded event, no signature          |
 `;
+
+/**
+ * The service operation behind each row: its right in api/src/services/rights.ts decides every caller's answer
+ * (`answerOf`), and rights.test.ts checks that the tables above say the same.
+ */
+export const servedBy: Record<string, Operation> = {
+  'Query.parts': 'parts.listParts',
+  'Query.part': 'parts.getPart',
+  'Query.popularParts': 'parts.popularParts',
+  'Query.reviews': 'reviews.listReviews',
+  'Query.paymentSettings': 'settings.read',
+  'Query.clientSettings': 'settings.read',
+  'Query.me': 'users.me',
+  'Query.myOrders': 'orders.myOrders',
+  'Query.myPayments': 'payments.myPayments',
+  'Query.order': 'orders.getOrder',
+  'Query.orders': 'orders.allOrders',
+  'Query.users': 'users.listUsers',
+  'Query.isAdmin': 'users.isAdmin',
+  'Query.contactMessages': 'contact.listMessages',
+  'Mutation.signIn': 'users.signIn',
+  'Mutation.updateProfile': 'users.updateProfile',
+  'Mutation.addPart': 'parts.addPart',
+  'Mutation.deletePart': 'parts.deletePart',
+  'Mutation.placeOrder': 'orders.placeOrder',
+  'Mutation.cancelOrder': 'orders.cancelOrder',
+  'Mutation.createPaymentIntent': 'payments.createPaymentIntent',
+  'Mutation.payWithTestCard': 'payments.payWithTestCard',
+  'Mutation.confirmPayment': 'payments.confirmPayment',
+  'Mutation.markOrderShipped': 'orders.markShipped',
+  'Mutation.addReview': 'reviews.addReview',
+  'Mutation.grantAdmin': 'users.grantAdmin',
+  'Mutation.revokeAdmin': 'users.revokeAdmin',
+  'Mutation.deleteUser': 'users.deleteUser',
+  'Mutation.sendContactMessage': 'contact.sendMessage',
+  'GET /api/parts': 'parts.listParts',
+  'GET /api/parts/{partId}': 'parts.getPart',
+  'POST /api/parts': 'parts.addPart',
+  'DELETE /api/part/{id}': 'parts.deletePart',
+  'GET /api/reviews': 'reviews.listReviews',
+  'POST /api/reviews': 'reviews.addReview',
+  'POST /api/orders': 'orders.placeOrder',
+  'GET /api/orders': 'orders.allOrders',
+  'GET /api/orders/filter': 'orders.ordersByEmail',
+  'GET /api/order/{orderId}': 'orders.getOrder',
+  'DELETE /api/order/{id}': 'orders.cancelOrder',
+  'PATCH /api/order/{id}': 'payments.confirmPayment',
+  'PATCH /api/order/{id}/shipped': 'orders.markShipped',
+  'POST /api/create-payment-intent': 'payments.createPaymentIntent',
+  'POST /api/test-gateway/pay': 'payments.payWithTestCard',
+  'GET /api/payments/filter': 'payments.paymentsByEmail',
+  'GET /api/users': 'users.listUsers',
+  'PUT /api/user/admin/{email}': 'users.grantAdmin',
+  'DELETE /api/user/admin/{email}': 'users.revokeAdmin',
+  'GET /api/admin/{email}': 'users.isAdmin',
+  'GET /api/user/{email}': 'users.profileByEmail',
+  'PUT /api/user/{email}': 'users.updateProfileByEmail',
+  'DELETE /api/user/{id}': 'users.deleteUser',
+  'POST /api/contact': 'contact.sendMessage',
+  'GET /api/contact': 'contact.listMessages',
+  'POST /api/stripe/webhook': 'payments.handleWebhook',
+};
+
+/**
+ * Where a row's answers are not its right's alone, and why: the row's own cells, which the derivation must
+ * leave as they are.
+ */
+export const notByRight: Record<string, Partial<Record<CallerKey, Expected>> & { why: string }> = {
+  'PUT /api/user/{email}': {
+    why: "with a Firebase ID token as bearer, the row is the original backend's sign-in (users.signIn)",
+    idToken: 'ok',
+    otherIdToken: 403,
+  },
+  'POST /api/stripe/webhook': {
+    why: "the gateway's signature decides, and this request has none",
+    ...(Object.fromEntries(Object.keys(callers).map((c) => [c, 400])) as Record<CallerKey, Expected>),
+  },
+};
+
+/** The answer a caller gets from an operation, by its right alone. */
+export function answerOf(right: Right, caller: CallerKey): Expected {
+  if (right === 'anyone') return 'ok';
+  const signedIn = caller === 'customer' || caller === 'other' || caller === 'admin';
+  if (!signedIn) return 401;
+  if (caller === 'customer') return right === 'admin' ? 403 : 'ok';
+  if (caller === 'other') return right === 'signedIn' ? 'ok' : 403;
+  return right === 'owner' ? 403 : 'ok'; // admin
+}
 
 const expectedValues: Record<string, Expected> = { ok: 'ok', 400: 400, 401: 401, 403: 403, 404: 404, 409: 409 };
 

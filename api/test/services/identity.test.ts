@@ -182,7 +182,13 @@ describe.each(databaseKinds)('access tokens on requests (%s)', (kind) => {
     });
     const result = await app.gql(meQuery, {}, expired);
     expect401(result);
-    expect(result.errors?.[0].message).toMatch(/expired/);
+    expect(result.errors?.[0].message).toBe('Your session has expired, please sign in again');
+    // The REST shim says the same, not the visitor's "Sign in to continue".
+    const rest = await app.rest('GET', `/user/${customer.email}`, undefined, expired);
+    expect({ status: rest.status, body: rest.body }).toEqual({
+      status: 401,
+      body: { message: 'Your session has expired, please sign in again' },
+    });
   });
 
   it('a token signed with another secret is refused with 401 UNAUTHENTICATED', async () => {

@@ -1,6 +1,7 @@
 import { orderNumber } from '@partsyard/common';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useLocation } from 'react-router-dom';
 import ManageOrdersPage from '../../src/features/admin/ManageOrdersPage';
 import {
   AllOrdersDocument,
@@ -34,10 +35,20 @@ const longName = 'Heavy-duty O-ring drive chain 520 x 120 links, gold';
 const unpaid = order('o1', longName, 'UNPAID');
 const paid = order('o2', 'Brake pads', 'PAID');
 
-const ordersPage = (items: ReturnType<typeof order>[], status: OrderStatus | null = null) => ({
-  request: { query: AllOrdersDocument, variables: { status, offset: 0, limit: 20 } },
-  result: { data: { orders: { __typename: 'OrderPage', items, total: items.length } } },
+const ordersPage = (
+  items: ReturnType<typeof order>[],
+  status: OrderStatus | null = null,
+  { offset = 0, total = items.length } = {},
+) => ({
+  request: { query: AllOrdersDocument, variables: { status, offset, limit: 20 } },
+  result: { data: { orders: { __typename: 'OrderPage', items, total } } },
 });
+
+/** Shows the address the page is at, to read what the list wrote into it. */
+function Address() {
+  const location = useLocation();
+  return <output data-testid="address">{location.pathname + location.search}</output>;
+}
 
 const rowOf = async (text: string) => (await screen.findByText(text)).closest('tr') as HTMLElement;
 
@@ -147,5 +158,29 @@ describe('Manage All Orders', () => {
     await waitFor(() => expect(screen.queryByText(`${longName.slice(0, 30)}...`)).not.toBeInTheDocument());
     expect(screen.getByText('Brake pads')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Paid' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('keeps the page and the status in the address: a link opens that page, paging and filtering write it', async () => {
+    const many = Array.from({ length: 20 }, (_, i) => order(`p${i}`, `Paid part ${i}`, 'PAID'));
+    renderAdmin(
+      <>
+        <ManageOrdersPage />
+        <Address />
+      </>,
+      [
+        ordersPage(many.slice(0, 1), 'PAID', { offset: 20, total: 21 }),
+        ordersPage(many, 'PAID', { offset: 0, total: 21 }),
+        ordersPage([unpaid], 'UNPAID'),
+      ],
+      '/dashboard/manage-orders?status=PAID&page=2',
+    );
+    await rowOf('Paid part 0');
+    expect(screen.getByRole('button', { name: 'Paid' })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    await rowOf('Paid part 19');
+    expect(screen.getByTestId('address')).toHaveTextContent(/^\/dashboard\/manage-orders\?status=PAID$/);
+    await userEvent.click(screen.getByRole('button', { name: 'Unpaid' }));
+    await rowOf(`${longName.slice(0, 30)}...`);
+    expect(screen.getByTestId('address')).toHaveTextContent(/^\/dashboard\/manage-orders\?status=UNPAID$/);
   });
 });

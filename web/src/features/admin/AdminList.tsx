@@ -15,7 +15,7 @@ interface AdminListProps {
   emptyText: string;
   /** The list's query, as Apollo's hook returns it. */
   query: { data?: unknown; loading: boolean; error?: unknown; refetch: () => Promise<unknown> };
-  /** The list's page, from useAdminList. */
+  /** The list's page, from useListParams. */
   paging: { page: number; limit: number; setPage: (page: number) => void };
   /** What is listed, for the pagination's label: "users", "orders". */
   noun: string;

@@ -12,7 +12,8 @@ import {
 } from '../../generated/graphql';
 import { errorCode, errorMessage } from '../../lib/apollo';
 import { AdminList, AdminTable } from './AdminList';
-import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
+import { useListParams } from '../../lib/useListParams';
+import { adminPageSize, adminQueryOptions, useConfirmedDelete } from './useAdminList';
 
 type UserRow = UsersQuery['users']['items'][number];
 
@@ -27,7 +28,7 @@ const isForbidden = (error: unknown) =>
  */
 export default function AllUsersPage() {
   const myId = useMeQuery({ fetchPolicy: 'cache-first' }).data?.me.id;
-  const list = useAdminList();
+  const list = useListParams(adminPageSize);
   const { offset, limit } = list;
   const query = useUsersQuery({
     variables: { offset, limit },

@@ -10,7 +10,8 @@ import {
 } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
 import { AdminList, AdminTable } from './AdminList';
-import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
+import { useListParams } from '../../lib/useListParams';
+import { adminPageSize, adminQueryOptions, useConfirmedDelete } from './useAdminList';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { OrderStatusBadge, orderDate } from '../../components/OrderStatusBadge';
 import { Cell, RowHeader } from '../../components/StackedTable';
@@ -35,7 +36,7 @@ const asStatus = (value: string): OrderStatus | null => statuses.find((s) => s =
  * after a confirmation naming the order, which the server saves (the spec's local-only toggle, done properly).
  */
 export default function ManageOrdersPage() {
-  const list = useAdminList();
+  const list = useListParams(adminPageSize);
   const { offset, limit, filter, setFilter } = list;
   const status = asStatus(filter('status'));
   const query = useAllOrdersQuery({

@@ -1,11 +1,12 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useDebouncedCallback } from 'use-debounce';
 import { PartImage } from '../../components/PartImage';
 import { useCatalogQuery, useDeletePartMutation, type CatalogQuery } from '../../generated/graphql';
 import { Cell, RowHeader } from '../../components/StackedTable';
 import { AdminList, AdminTable } from './AdminList';
-import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminList';
+import { useListParams } from '../../lib/useListParams';
+import { adminPageSize, adminQueryOptions, useConfirmedDelete } from './useAdminList';
 
 type PartRow = CatalogQuery['parts']['items'][number];
 
@@ -14,14 +15,19 @@ const searchDelayMs = 300;
 
 /** Every part (admin), searchable by name; a part is deleted after a confirm. */
 export default function ManagePartsPage() {
-  const list = useAdminList();
+  const list = useListParams(adminPageSize);
   const { offset, limit, filter, setFilter } = list;
   const search = filter('q');
-  const [typed, setTyped] = useState('');
+  const [typed, setTyped] = useState(search);
 
   const applySearch = useDebouncedCallback((value: string) => {
     if (value !== search) setFilter('q', value);
   }, searchDelayMs);
+  // Back/forward changes the address: the box follows, and a search still waiting for the pause is dropped.
+  useEffect(() => {
+    applySearch.cancel();
+    setTyped((current) => (current.trim() === search ? current : search));
+  }, [search, applySearch]);
 
   const query = useCatalogQuery({
     variables: { search: search || null, offset, limit },

@@ -1,12 +1,13 @@
 import { useContactMessagesQuery } from '../../generated/graphql';
 import { AdminList } from './AdminList';
-import { adminQueryOptions, useAdminList } from './useAdminList';
+import { useListParams } from '../../lib/useListParams';
+import { adminPageSize, adminQueryOptions } from './useAdminList';
 
 const sentAt = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Messages from the home page's contact form (admin), newest first. What visitors wrote is shown as text. */
 export default function MessagesPage() {
-  const list = useAdminList();
+  const list = useListParams(adminPageSize);
   const { offset, limit } = list;
   const query = useContactMessagesQuery({
     variables: { offset, limit },

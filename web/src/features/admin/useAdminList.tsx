@@ -1,5 +1,5 @@
 import type { ApolloCache } from '@apollo/client';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { errorMessage } from '../../lib/apollo';
@@ -9,33 +9,6 @@ export const adminPageSize = 20;
 
 /** How an admin list queries: from the network on every visit (others change the data), loading shown. */
 export const adminQueryOptions = { fetchPolicy: 'cache-and-network', notifyOnNetworkStatusChange: true } as const;
-
-/**
- * Page number and filters of an admin list. Kept in component state, not in the address: a router
- * navigation renders in a transition, and Apollo's useQuery starting a request with new variables inside
- * an interrupted transition render can flip back and forth between old and new variables.
- * Changing a filter goes back to the first page.
- */
-export function useAdminList(pageSize = adminPageSize) {
-  const [page, setPageState] = useState(1);
-  const [filters, setFilters] = useState<Record<string, string>>({});
-
-  const setPage = useCallback((next: number) => setPageState(Math.max(1, Math.floor(next))), []);
-
-  const setFilter = useCallback((name: string, value: string) => {
-    setFilters((current) => (current[name] === value ? current : { ...current, [name]: value }));
-    setPageState(1);
-  }, []);
-
-  return {
-    page,
-    offset: (page - 1) * pageSize,
-    limit: pageSize,
-    setPage,
-    filter: (name: string) => filters[name] ?? '',
-    setFilter,
-  };
-}
 
 /**
  * When the page shown lies past the end (its last rows were deleted), moves to the last page that has rows.

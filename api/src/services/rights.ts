@@ -1,0 +1,86 @@
+import { adminsOnly, forbidden, signInRequired } from '../errors';
+import type { Actor } from './actor';
+
+/**
+ * Who may call an operation:
+ * - `anyone`: visitors too;
+ * - `signedIn`: any signed-in caller, about themselves (their profile, their orders);
+ * - `owner`: the signed-in owner of the target, and nobody else (admins do not pay or review for customers);
+ * - `ownerOrAdmin`: the owner of the target, or an admin;
+ * - `admin`: admins only.
+ */
+export type Right = 'anyone' | 'signedIn' | 'owner' | 'ownerOrAdmin' | 'admin';
+
+/**
+ * The rights of every service operation, in one table: the services check them (`authorize`,
+ * `authorizeTarget`) and nothing else decides. schema.graphql's `@auth` / `@hasRole(role: ADMIN)` declare the
+ * same for integrators, and api/test/security/rights.test.ts fails when the two differ, deriving every caller's
+ * answer from this table and asking GraphQL and the REST shim for it.
+ */
+export const rights = {
+  'parts.listParts': 'anyone',
+  'parts.getPart': 'anyone',
+  'parts.popularParts': 'anyone',
+  'parts.addPart': 'admin',
+  'parts.deletePart': 'admin',
+  'reviews.listReviews': 'anyone',
+  'reviews.addReview': 'owner', // of a paid order of the part
+  'orders.placeOrder': 'signedIn',
+  'orders.myOrders': 'signedIn',
+  'orders.getOrder': 'ownerOrAdmin',
+  'orders.ordersByEmail': 'ownerOrAdmin', // the account holding the email
+  'orders.allOrders': 'admin',
+  'orders.cancelOrder': 'ownerOrAdmin',
+  'orders.markShipped': 'admin',
+  'payments.createPaymentIntent': 'owner',
+  'payments.payWithTestCard': 'owner',
+  'payments.confirmPayment': 'owner',
+  'payments.myPayments': 'signedIn',
+  'payments.paymentsByEmail': 'ownerOrAdmin',
+  'payments.handleWebhook': 'anyone', // the gateway's signature decides
+  'settings.read': 'anyone',
+  'users.signIn': 'anyone', // a Firebase ID token decides
+  'users.me': 'signedIn',
+  'users.updateProfile': 'signedIn',
+  'users.updateProfileByEmail': 'owner',
+  'users.profileByEmail': 'ownerOrAdmin',
+  'users.isAdmin': 'ownerOrAdmin',
+  'users.listUsers': 'admin',
+  'users.grantAdmin': 'admin',
+  'users.revokeAdmin': 'admin',
+  'users.deleteUser': 'admin',
+  'contact.sendMessage': 'anyone',
+  'contact.listMessages': 'admin',
+} as const satisfies Record<string, Right>;
+
+export type Operation = keyof typeof rights;
+/** The operations a caller must be signed in for. */
+export type SignedInOperation = { [K in Operation]: (typeof rights)[K] extends 'anyone' ? never : K }[Operation];
+
+/**
+ * The caller, if the operation lets them in before its target is known: 401 without a caller, 403 for a
+ * customer on an admin operation. Owner operations check the target next (`authorizeTarget`).
+ */
+export function authorize(operation: SignedInOperation, actor: Actor | null): Actor {
+  if (!actor) throw signInRequired();
+  if (rights[operation] === 'admin' && actor.role !== 'admin') throw adminsOnly();
+  return actor;
+}
+
+/**
+ * Whether the caller may act on a target owned by `ownerId` (a user id, or null for a target whose owner was
+ * deleted): the owner may; an admin may where the right says `ownerOrAdmin` (and on admin operations).
+ * Refused with 403 and `message`.
+ */
+export function authorizeTarget(
+  operation: SignedInOperation,
+  caller: Actor,
+  ownerId: string | null,
+  message: string,
+): void {
+  const right: Right = rights[operation];
+  if (right === 'admin' && caller.role === 'admin') return;
+  if (right === 'ownerOrAdmin' && caller.role === 'admin') return;
+  if (ownerId !== null && ownerId === caller.userId && right !== 'admin') return;
+  throw forbidden(message);
+}
