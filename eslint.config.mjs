@@ -85,6 +85,11 @@ export default tseslint.config(
       why: 'config, errors and logger are the bottom layer: they import nothing of ours',
     },
     {
+      files: ['api/src/services/**/*.ts'],
+      forbid: '^\\.\\./(http|graphql|rest|app|server|main|metrics|writeBus)(/|$)',
+      why: 'services are given what they need (rate limits, the database) and know no adapter',
+    },
+    {
       files: ['api/src/{db,identity,payments}/**/*.ts'],
       forbid: '^\\.\\./(services|http|graphql|rest|app|server|main)(/|$)',
       why: 'data, identity and payments serve the services and know nothing above them',

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
 import * as prettier from 'prettier';
-import type { Config } from '../api/src/config';
+import { defaultHttpTimeouts, type Config } from '../api/src/config';
 import { openDatabase, type Db } from '../api/src/db/database';
 import { createAccessTokens } from '../api/src/identity/accessTokens';
 import { startServer, type RunningServer } from '../api/src/server';
@@ -293,6 +293,10 @@ async function main(): Promise<void> {
       sweepIntervalMs: 15_000,
       // No mail server: the orders the bench places queue their emails (written in their transactions), unsent.
       mail: { smtpUrl: undefined, from: 'PartsYard <orders@bench.test>', pollIntervalMs: null },
+      http: defaultHttpTimeouts,
+      redisUrl: undefined,
+      redisKeyPrefix: 'partsyard-bench',
+      metricsToken: undefined,
     };
     const opened = await openDatabase(database);
     const db = opened.db;

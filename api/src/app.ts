@@ -11,20 +11,23 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { httpStatusOf, internalErrorMessage, toAppError } from './errors';
 import { authDirectivesTransformer } from './graphql/authDirectives';
-import { cachingPlugins, createWriteTracker, publicAnswerCache, trackRestWrites } from './graphql/caching';
+import { cachingPlugins, createWriteTracker, publicAnswerCache } from './graphql/caching';
 import type { GraphQLContext } from './graphql/context';
 import { graphqlBodyErrors, queryLimits, queryLimitsPlugin, refuseLargeBatches } from './graphql/limits';
 import { resolvers } from './graphql/resolvers';
 import { resolveCaller } from './http/caller';
 import { contentSecurityPolicy } from './http/contentSecurityPolicy';
 import { cors, requestLog, securityHeaders } from './http/middleware';
-import { clientOf, RateLimitedError } from './http/rateLimit';
+import { clientOf } from './http/rateLimit';
+import { RateLimitedError } from './rateLimits';
 import { jsonBody } from './http/requestBody';
 import { serveWebApp } from './http/webApp';
 import { describeError, logger } from './logger';
+import { createMetrics, metricsEndpoint } from './metrics';
 import type { AccessTokens } from './identity/accessTokens';
 import { createRestRouter, restErrorHandler } from './rest/restRouter';
 import type { Services } from './services';
+import { noWriteBus, type WriteBus } from './writeBus';
 
 export const schemaPath = path.resolve(__dirname, '..', '..', 'schema.graphql');
 
@@ -80,6 +83,8 @@ export interface AppParts {
   database: Database;
   services: Services;
   tokens: AccessTokens;
+  /** Tells the other replicas of this process's writes, and this one of theirs. */
+  writeBus?: WriteBus;
 }
 
 /** A browser opening /graphql (it prefers HTML to JSON): the playground, not an operation. */
@@ -92,10 +97,19 @@ export async function createApp({
   database,
   services,
   tokens,
+  writeBus = noWriteBus,
 }: AppParts): Promise<{ app: Express; beginShutdown: () => void; stop: () => Promise<void> }> {
   let stopping = false;
   const inFlight = new Set<Response>();
-  const writes = createWriteTracker();
+  const metrics = createMetrics(database.pool);
+  const writes = createWriteTracker(() => writeBus.announce());
+  await writeBus
+    .listen(() => writes.invalidate())
+    .catch((error: unknown) =>
+      logger.warn('cannot hear the other replicas’ writes yet: cached answers may lag up to their s-maxage', {
+        ...describeError(error),
+      }),
+    );
   const apollo = new ApolloServer<GraphQLContext>({
     schema: buildSchema(),
     formatError,
@@ -116,7 +130,8 @@ export async function createApp({
       {
         async requestDidStart() {
           return {
-            async willSendResponse({ response, errors }) {
+            async willSendResponse({ response, errors, operationName, operation }) {
+              metrics.operation(operationName ?? operation?.name?.value, operation?.operation, !errors?.length);
               // Let an outage or an UNAUTHENTICATED/FORBIDDEN/RATE_LIMITED refusal carry its status, as on the REST shim.
               const codes = (errors ?? []).map((e) => toAppError(e.originalError)?.code);
               const status = ['SERVICE_UNAVAILABLE', 'UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED'] as const;
@@ -145,7 +160,13 @@ export async function createApp({
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(requestLog(config.logRequests), securityHeaders, contentSecurityPolicy(config), cors(config.corsOrigins));
+  app.use(
+    metrics.requests,
+    requestLog(config.logRequests),
+    securityHeaders,
+    contentSecurityPolicy(config),
+    cors(config.corsOrigins),
+  );
   app.use((_req, res, next) => {
     // While stopping, requests still get answers, and keep-alive clients are told to reconnect (elsewhere).
     if (stopping) res.setHeader('Connection', 'close');
@@ -155,6 +176,7 @@ export async function createApp({
   });
   app.use(compression());
 
+  app.get('/metrics', metricsEndpoint(metrics, config));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -192,7 +214,10 @@ export async function createApp({
     }),
     graphqlBodyErrors,
   );
-  app.use('/api', trackRestWrites(writes), createRestRouter(services, tokens));
+  app.use(
+    '/api',
+    createRestRouter(services, tokens, () => writes.begin()),
+  );
 
   serveWebApp(app, config.webDistDir, services.parts);
   app.use(restErrorHandler);
@@ -201,5 +226,12 @@ export async function createApp({
     stopping = true;
     for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
   };
-  return { app, beginShutdown, stop: () => apollo.stop() };
+  return {
+    app,
+    beginShutdown,
+    stop: async () => {
+      metrics.close();
+      await apollo.stop();
+    },
+  };
 }

@@ -48,7 +48,7 @@ export interface Config {
   logRequests: boolean;
   /** Origins allowed to call the API from another site (CORS); none by default. */
   corsOrigins: string[];
-  /** Attempts allowed per caller and window (api/src/http/rateLimit.ts); null turns a rule off. */
+  /** Attempts allowed per caller and window (api/src/rateLimits.ts); null turns a rule off. */
   rateLimits: RateLimits;
   orders: OrderLimits;
   /**
@@ -58,7 +58,37 @@ export interface Config {
    */
   sweepIntervalMs: number | null;
   mail: MailSettings;
+  /** How long a client may take over its request (slow clients must not hold sockets for minutes). */
+  http: HttpTimeouts;
+  /**
+   * Redis for what replicas share (rate limit counters, the public answer cache's invalidations); unset: the
+   * PostgreSQL database in production mode, this process's memory in the embedded default.
+   */
+  redisUrl: string | undefined;
+  /** Prefix of this shop's Redis keys and channel (several shops, or test runs, may share one Redis). */
+  redisKeyPrefix: string;
+  /**
+   * Bearer token /metrics asks for. Unset: /metrics is public in the embedded default and answers 404 in
+   * production mode.
+   */
+  metricsToken: string | undefined;
 }
+
+/** Node's HTTP server timeouts (README, "Settings"). */
+export interface HttpTimeouts {
+  /** From the connection (or the end of the previous request) to the end of the request's headers. */
+  headersTimeoutMs: number;
+  /** From the connection (or the end of the previous request) to the end of the request's body. */
+  requestTimeoutMs: number;
+  /** How long a kept-alive connection may stay idle between requests. */
+  keepAliveTimeoutMs: number;
+}
+
+export const defaultHttpTimeouts: HttpTimeouts = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+};
 
 /**
  * Order emails (issue 14): written to the outbox table in the transaction of the change, delivered by a worker
@@ -428,6 +458,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mailFrom = env.MAIL_FROM?.trim() || defaultMailFrom;
   if (!/^(?:[^<>@\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/.test(mailFrom))
     problems.push(`MAIL_FROM must be an address or Name <address>, got "${mailFrom}"`);
+  const http: HttpTimeouts = {
+    headersTimeoutMs: parseDuration(
+      'HTTP_HEADERS_TIMEOUT',
+      env.HTTP_HEADERS_TIMEOUT,
+      { fallback: defaultHttpTimeouts.headersTimeoutMs, min: 1000, max: 300_000, range: '1s to 5m' },
+      problems,
+    ),
+    requestTimeoutMs: parseDuration(
+      'HTTP_REQUEST_TIMEOUT',
+      env.HTTP_REQUEST_TIMEOUT,
+      { fallback: defaultHttpTimeouts.requestTimeoutMs, min: 1000, max: 300_000, range: '1s to 5m' },
+      problems,
+    ),
+    keepAliveTimeoutMs: parseDuration(
+      'HTTP_KEEP_ALIVE_TIMEOUT',
+      env.HTTP_KEEP_ALIVE_TIMEOUT,
+      { fallback: defaultHttpTimeouts.keepAliveTimeoutMs, min: 1000, max: 300_000, range: '1s to 5m' },
+      problems,
+    ),
+  };
+  if (http.headersTimeoutMs > http.requestTimeoutMs)
+    problems.push('HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT');
+
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl && (!/^rediss?:\/\//.test(redisUrl) || !URL.canParse(redisUrl)))
+    problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  const redisKeyPrefix = env.REDIS_KEY_PREFIX?.trim() || 'partsyard';
+  if (!/^[\w.-]{1,64}$/.test(redisKeyPrefix))
+    problems.push(`REDIS_KEY_PREFIX must be 1 to 64 letters, digits, _, . or -, got "${redisKeyPrefix}"`);
+
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken)))
+    problems.push('METRICS_TOKEN must be 16 printable characters or more, without spaces');
 
   if (problems.length) throw new ConfigError(problems);
 
@@ -458,5 +521,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orders,
     sweepIntervalMs,
     mail: { smtpUrl, from: mailFrom, pollIntervalMs: defaultMailPollIntervalMs },
+    http,
+    redisUrl,
+    redisKeyPrefix,
+    metricsToken,
   };
 }

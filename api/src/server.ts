@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { createApp } from './app';
 import type { Config } from './config';
@@ -6,13 +6,15 @@ import { openDatabase, type Database } from './db/database';
 import { seedDemo } from './db/seed';
 import { createAccessTokens } from './identity/accessTokens';
 import { createFirebaseIdentity, type Identity } from './identity/firebaseIdentity';
-import { createRateLimits } from './http/rateLimit';
 import type { PaymentGateway } from './payments/paymentGateway';
 import { createStripeGateway } from './payments/stripeGateway';
 import { createTestGateway } from './payments/testGateway';
 import { createServices, type Services } from './services';
 import { startMailer, type Mailer } from './services/mailer';
 import { startSweeps, type Sweeps } from './services/sweeps';
+import { Redis } from 'ioredis';
+import { createRateLimits, type RateLimitStore } from './rateLimits';
+import { noWriteBus, postgresWriteBus, redisWriteBus, type WriteBus } from './writeBus';
 
 export interface RunningServer {
   url: string;
@@ -44,15 +46,32 @@ export async function startServer(
     database?: Database;
     /** The identity provider (tests: a stand-in for Firebase). */
     identity?: Identity;
-    /** The rate limits' clock (tests). */
-    now?: () => number;
   } = {},
 ): Promise<RunningServer> {
   const database = overrides.database ?? (await openDatabase(config.database));
   const identity = overrides.identity ?? createFirebaseIdentity(config.firebase);
   const tokens = createAccessTokens(config.jwt);
   const gateway: PaymentGateway = config.stripe ? createStripeGateway(config.stripe) : createTestGateway(database.db);
-  const rateLimits = createRateLimits(config.rateLimits, overrides.now);
+  // What replicas share (docs/decisions.md, "Replicas"): Redis if configured, else PostgreSQL; memory only in
+  // the embedded default.
+  const redisPrefix = config.redisKeyPrefix;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
+  if (redis) {
+    redis.on('error', () => undefined); // ioredis reconnects; commands meanwhile fail and are answered 503
+    await redis.connect();
+  }
+  const pool = database.pool;
+  const store: RateLimitStore = redis
+    ? { kind: 'redis', client: redis, keyPrefix: redisPrefix }
+    : pool
+      ? { kind: 'postgres', pool }
+      : { kind: 'memory' };
+  const writeBus: WriteBus = redis
+    ? redisWriteBus(redis, redisPrefix)
+    : pool && config.database.kind === 'postgres'
+      ? postgresWriteBus(config.database.url, pool)
+      : noWriteBus;
+  const rateLimits = createRateLimits(config.rateLimits, store);
   const services = createServices({
     db: database.db,
     identity,
@@ -68,10 +87,26 @@ export async function startServer(
   const { smtpUrl, from, pollIntervalMs } = config.mail;
   const mailer = smtpUrl ? startMailer(database.db, { smtpUrl, from, pollIntervalMs }) : null;
 
-  const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
+  const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens, writeBus });
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.http;
+  // Slow clients are cut: headers within headersTimeout, the whole request within requestTimeout (answered
+  // 408 by Node), idle kept-alive connections closed after keepAliveTimeout. Node checks the first two every
+  // connectionsCheckingInterval (30 s by default: too coarse for a 10 s limit).
+  const server: Server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+    },
+    app,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -126,6 +161,8 @@ export async function startServer(
         await sweepsStopped;
         await mailerStopped;
         await identity.close();
+        await writeBus.close();
+        redis?.disconnect();
         await database.close();
       })();
       return closing;

@@ -355,6 +355,49 @@ describe('configuration for production (DATABASE_URL set)', () => {
         ]);
     });
 
+    it('HTTP_HEADERS_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_KEEP_ALIVE_TIMEOUT: durations from 1s to 5m (defaults 10s, 30s, 5s)', () => {
+      expect(loadConfig(production({})).http).toEqual({
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+      });
+      expect(
+        loadConfig(
+          production({ HTTP_HEADERS_TIMEOUT: '5s', HTTP_REQUEST_TIMEOUT: '1m', HTTP_KEEP_ALIVE_TIMEOUT: '65' }),
+        ).http,
+      ).toEqual({ headersTimeoutMs: 5000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 65_000 });
+      for (const value of ['0s', '6m', 'slow'])
+        expect(problemsOf(production({ HTTP_KEEP_ALIVE_TIMEOUT: value }))).toEqual([
+          `HTTP_KEEP_ALIVE_TIMEOUT must be a duration like 90s, 30m or 24h (or whole seconds) from 1s to 5m, got "${value}"`,
+        ]);
+      expect(problemsOf(production({ HTTP_HEADERS_TIMEOUT: '40s' }))).toEqual([
+        'HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT',
+      ]);
+    });
+
+    it('REDIS_URL is a redis:// or rediss:// URL; REDIS_KEY_PREFIX a short name (default partsyard)', () => {
+      expect(loadConfig(production({})).redisUrl).toBeUndefined();
+      const config = loadConfig(production({ REDIS_URL: 'redis://cache:6379/0', REDIS_KEY_PREFIX: 'shop-2' }));
+      expect([config.redisUrl, config.redisKeyPrefix]).toEqual(['redis://cache:6379/0', 'shop-2']);
+      expect(problemsOf(production({ REDIS_URL: 'http://cache:6379' }))).toEqual([
+        'REDIS_URL must be a redis:// or rediss:// URL',
+      ]);
+      expect(problemsOf(production({ REDIS_KEY_PREFIX: 'a b' }))).toEqual([
+        'REDIS_KEY_PREFIX must be 1 to 64 letters, digits, _, . or -, got "a b"',
+      ]);
+    });
+
+    it('METRICS_TOKEN: 16 printable characters or more, no spaces (unset by default)', () => {
+      expect(loadConfig(production({})).metricsToken).toBeUndefined();
+      expect(loadConfig(production({ METRICS_TOKEN: 'scrape-me-0123456789' })).metricsToken).toBe(
+        'scrape-me-0123456789',
+      );
+      for (const value of ['short', 'has a space in it 0123'])
+        expect(problemsOf(production({ METRICS_TOKEN: value }))).toEqual([
+          'METRICS_TOKEN must be 16 printable characters or more, without spaces',
+        ]);
+    });
+
     it('SWEEP_INTERVAL is a duration from 1s to 30s (expired stock is back within a minute)', () => {
       expect(loadConfig(production({ SWEEP_INTERVAL: '5s' })).sweepIntervalMs).toBe(5000);
       for (const value of ['0s', '1m', '45s', 'often'])

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
 import { testEnv } from './support/env';
 import { createTestDatabase } from './support/postgres';
 import { emulatorSignUp, emulatorVerifyEmail, uniqueEmail } from './support/testApp';
@@ -9,7 +11,10 @@ import { freePort } from './support/ports';
 /**
  * Stateless replicas: two app processes (`node --import tsx api/src/main.ts`, as the image runs it) on ONE
  * PostgreSQL database and one JWT secret, as behind a load balancer. Nothing a request needs is kept in a
- * process: a token from one is honoured by the other, and an order placed on one is paid on the other.
+ * process: a token from one is honoured by the other, and an order placed on one is paid on the other; a rate
+ * limit is counted across both (rate-limiter-flexible's PostgreSQL store, or Redis with REDIS_URL), and a part
+ * added on one shows on the other at once, though the other had the answer cached (LISTEN/NOTIFY, or Redis
+ * pub/sub).
  */
 
 const describeOnPostgres = testEnv.postgresUrl ? describe : describe.skip;
@@ -65,15 +70,25 @@ async function gql<T>(server: Replica, query: string, variables: Record<string, 
   return body.data;
 }
 
-describeOnPostgres(title, () => {
+/** Redis answers on these machines (ENVIRONMENT.md); the Redis variant uses a key prefix of its own. */
+const redisUrl = 'redis://127.0.0.1:6379';
+const variants: [string, Record<string, string>][] = [
+  ['PostgreSQL', {}],
+  ['Redis (REDIS_URL)', { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `partsyard-test-${randomBytes(4).toString('hex')}` }],
+];
+
+describeOnPostgres.each(variants)(`${title}, sharing through %s`, (_store, extra) => {
   let a: Replica;
   let b: Replica;
   let drop: () => Promise<void>;
+  let databaseUrl: string;
   const adminEmail = uniqueEmail('admin');
+  const cacheAdminEmail = uniqueEmail('admin-cache');
 
   beforeAll(async () => {
     const database = await createTestDatabase();
     drop = database.drop;
+    databaseUrl = database.url;
     const shared = {
       DATABASE_URL: database.url,
       DATABASE_POOL_SIZE: '5',
@@ -82,9 +97,12 @@ describeOnPostgres(title, () => {
       FIREBASE_AUTH_EMULATOR_HOST: testEnv.authEmulatorHost,
       ALLOW_AUTH_EMULATOR: 'true',
       FIREBASE_API_KEY: 'demo-api-key',
-      ADMIN_EMAILS: adminEmail,
+      ADMIN_EMAILS: `${adminEmail},${cacheAdminEmail}`,
       SEED_DEMO: 'false',
       LOG_REQUESTS: 'false',
+      // One rule small enough to reach: contact messages per address.
+      RATE_LIMIT_CONTACT_PER_ADDRESS: '3/1h',
+      ...extra,
     };
     // One after the other: the second start finds the migrations applied by the first.
     a = await startReplica(shared);
@@ -94,6 +112,13 @@ describeOnPostgres(title, () => {
     await stopReplica(a);
     await stopReplica(b);
     await drop?.();
+    if (extra.REDIS_URL) {
+      // This run's keys (the rate limit counters) go.
+      const redis = new Redis(extra.REDIS_URL);
+      const keys = await redis.keys(`${extra.REDIS_KEY_PREFIX}:*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    }
   });
 
   const signInOn = async (server: Replica, email: string) => {
@@ -169,5 +194,70 @@ describeOnPostgres(title, () => {
       id: addPart.id,
     });
     expect(part.available).toBe(7);
+  });
+
+  it('one rate limit is counted across both replicas: 3 messages per address in all, not 3 on each', async () => {
+    // Counted per client address: X-Forwarded-For is trusted from loopback, as from a local proxy.
+    const address = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+    const send = (server: Replica, i: number) =>
+      fetch(`${server.url}/api/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: JSON.stringify({ firstName: 'Rahim', lastName: 'Uddin', email: 'r@example.test', message: `No ${i}` }),
+      });
+    const statuses = [];
+    for (const [i, server] of [a, b, a, b].entries()) statuses.push((await send(server, i)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await send(a, 5);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ message: 'Too many messages sent from your network. Try again in 1 hour.' });
+    // Counted where both replicas see it.
+    if (extra.REDIS_URL) {
+      const redis = new Redis(extra.REDIS_URL);
+      expect(await redis.get(`${extra.REDIS_KEY_PREFIX}:rl:contact_address:${address}`)).toBe('3');
+      redis.disconnect();
+    } else {
+      const client = new Client({ connectionString: databaseUrl });
+      await client.connect();
+      const { rows } = await client.query('select points from rate_limits where key = $1', [
+        `contact_address:${address}`,
+      ]);
+      await client.end();
+      expect(rows).toEqual([{ points: 3 }]);
+    }
+  });
+
+  it('a part added on A shows on B at once, though B had the answer cached', async () => {
+    const admin = await signInOn(a, cacheAdminEmail);
+    const name = `Replica lever ${randomBytes(3).toString('hex')}`;
+    const search = async (server: Replica) => {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'query($s: String) { parts(search: $s) { total } }', variables: { s: name } }),
+      });
+      const body = (await res.json()) as { data: { parts: { total: number } } };
+      return { total: body.data.parts.total, fromMemory: res.headers.get('age') !== null };
+    };
+    expect(await search(b)).toEqual({ total: 0, fromMemory: false });
+    // B keeps it for s-maxage (10 s); the notice of the sign-in just made on A may drop it once first.
+    const cachedBy = Date.now() + 2000;
+    let cached = await search(b);
+    while (!cached.fromMemory && Date.now() < cachedBy) cached = await search(b);
+    expect(cached).toEqual({ total: 0, fromMemory: true });
+    await gql(
+      a,
+      'mutation($input: PartInput!) { addPart(input: $input) { id } }',
+      { input: { name, description: 'Added on A.', price: 5, minOrder: 1, available: 3 } },
+      admin.token,
+    );
+    // The notice travels through PostgreSQL (or Redis): a few milliseconds, far less than the 10 s s-maxage.
+    const deadline = Date.now() + 2000;
+    let seen = await search(b);
+    while (seen.total === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = await search(b);
+    }
+    expect(seen.total).toBe(1);
   });
 });

@@ -22,6 +22,8 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The PostgreSQL pool (null on PGlite): the rate limits' store and the metrics of its use. */
+  pool: Pool | null;
   /** Resolves when the database answers a trivial query; /readyz uses it. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -109,6 +111,7 @@ export async function openDatabase(
     return {
       db,
       kind: 'postgres',
+      pool,
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -121,6 +124,7 @@ export async function openDatabase(
   return {
     db,
     kind: 'pglite',
+    pool: null,
     ping: async () => {
       await db.execute(sql`select 1`);
     },

@@ -10,6 +10,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  varchar,
   type ExtraConfigColumn,
 } from 'drizzle-orm/pg-core';
 
@@ -323,6 +324,17 @@ export const outbox = pgTable(
       .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
   ],
 );
+
+/**
+ * Rate limit counters shared by every replica (production mode without REDIS_URL): rate-limiter-flexible's
+ * PostgreSQL store, one row per rule and key (`<rule>:<key>`), `points` attempts in the window that ends at
+ * `expire` (epoch milliseconds). Rows of windows ended an hour ago are deleted every 5 minutes.
+ */
+export const rateLimitCounters = pgTable('rate_limits', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: bigint('expire', { mode: 'number' }),
+});
 
 export type UserRow = typeof users.$inferSelect;
 export type PartRow = typeof parts.$inferSelect;

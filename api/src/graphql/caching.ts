@@ -15,10 +15,13 @@ import type { GraphQLContext } from './context';
  *   revalidate every time with the ETag); everything else, and anything asked with a token, `no-store`.
  * - This process is its own shared cache: `publicAnswerCache` keeps such answers in memory for their
  *   s-maxage and answers the same anonymous request with them, before Apollo runs.
- * - A write made by this process (a GraphQL mutation, a REST call other than GET/HEAD/OPTIONS) drops every
- *   cached answer when it starts and again when it ends, and nothing is read from or stored in the cache
- *   while one is in flight: a caller who asks after a write of this process has answered reads the
- *   database. Writes made by other replicas show within s-maxage.
+ * - A write made by this process (a GraphQL mutation once its operation is resolved; a REST call other than
+ *   GET/HEAD/OPTIONS once its route is matched and its body parsed) drops every cached answer when it starts
+ *   and again when it ends, and nothing is read from or stored in the cache while one is in flight: a caller
+ *   who asks after a write of this process has answered reads the database. A request whose body never
+ *   finishes, or that matches no route, is no write and leaves the cache on.
+ * - Each write's end is announced to the other replicas (PostgreSQL NOTIFY or Redis pub/sub,
+ *   api/src/writeBus.ts), which drop their answers too: a part added on one shows on all at once.
  */
 
 export interface WriteTracker {
@@ -28,9 +31,12 @@ export interface WriteTracker {
   readableGeneration(): number | null;
   /** Whether an answer read under `generation` may be stored: no write has started since. */
   isCurrent(generation: number): boolean;
+  /** Another replica wrote: nothing kept before now may be answered again. */
+  invalidate(): void;
 }
 
-export function createWriteTracker(): WriteTracker {
+/** `onWriteEnd`: called as each write of this process ends (the replicas are told: api/src/writeBus.ts). */
+export function createWriteTracker(onWriteEnd: () => void = () => {}): WriteTracker {
   let generation = 0;
   let inFlight = 0;
   return {
@@ -43,18 +49,14 @@ export function createWriteTracker(): WriteTracker {
         ended = true;
         inFlight--;
         generation++;
+        onWriteEnd();
       };
+    },
+    invalidate() {
+      generation++;
     },
     readableGeneration: () => (inFlight > 0 ? null : generation),
     isCurrent: (read) => inFlight === 0 && read === generation,
-  };
-}
-
-/** Express middleware: REST calls that may write (any method but GET, HEAD and OPTIONS) are tracked writes. */
-export function trackRestWrites(writes: WriteTracker) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') res.once('close', writes.begin());
-    next();
   };
 }
 

@@ -1,5 +1,5 @@
 import type { AppError } from '../errors';
-import type { Client } from '../http/rateLimit';
+import type { Client } from '../rateLimits';
 import type { Actor } from '../services/actor';
 import type { Services } from '../services';
 

@@ -9,6 +9,14 @@ declare module 'express-serve-static-core' {
   }
 }
 
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** Takes the caller's X-Request-Id (if sane) or makes one, and logs each request once it is answered. */
 export function requestLog(enabled: boolean) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -17,8 +25,9 @@ export function requestLog(enabled: boolean) {
     res.setHeader('X-Request-Id', req.id);
     if (!enabled) return next();
     const started = process.hrtime.bigint();
-    // The path only: query strings may carry emails; headers (tokens) are never logged.
-    const path = req.originalUrl.split('?')[0];
+    // The path only: query strings may carry emails; headers (tokens) are never logged. Decoded, so that the
+    // logger's scrubbing finds an email in it (`/api/user/a%40b.example`).
+    const path = decodedPath(req.originalUrl.split('?')[0]);
     res.on('finish', () => {
       logger.info('request', {
         requestId: req.id,

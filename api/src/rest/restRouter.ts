@@ -2,7 +2,8 @@ import { messages } from '@partsyard/common';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { AppError, badInput, httpStatusOf, internalErrorMessage, toAppError } from '../errors';
 import { bearerToken, resolveCaller, type Caller } from '../http/caller';
-import { clientOf, RateLimitedError } from '../http/rateLimit';
+import { clientOf } from '../http/rateLimit';
+import { RateLimitedError } from '../rateLimits';
 import { bodyRefusal, jsonBody } from '../http/requestBody';
 import { describeError, logger } from '../logger';
 import type { AccessTokens } from '../identity/accessTokens';
@@ -60,10 +61,21 @@ const actorOf = (caller: Caller) => {
  * The REST compatibility shim: every row of spec §7 under /api, in document shapes, through the same
  * services (and so the same checks) as GraphQL.
  */
-export function createRestRouter(services: Services, tokens: AccessTokens): Router {
+export function createRestRouter(
+  services: Services,
+  tokens: AccessTokens,
+  /**
+   * Marks a write as started (the public answer cache stops answering until the function answered is called).
+   * Called only once a route that may write is matched and its body parsed: an unfinished body, or a request
+   * to no route, is no write.
+   */
+  beginWrite: () => () => void = () => () => {},
+): Router {
   const router = Router();
 
+  const mayWrite = (req: Request) => req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
   const route = (handler: Handler) => async (req: Request, res: Response) => {
+    if (mayWrite(req)) res.once('close', beginWrite());
     const caller = await resolveCaller(req.headers.authorization, tokens, services.users);
     res.json(await handler(req, caller));
   };
@@ -72,6 +84,7 @@ export function createRestRouter(services: Services, tokens: AccessTokens): Rout
   router.post('/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res) => {
     const signature = req.headers['stripe-signature'];
     if (typeof signature !== 'string') throw badInput({ signature: 'Stripe-Signature header is missing' });
+    res.once('close', beginWrite());
     res.json(await services.payments.handleWebhook(req.body as Buffer, signature));
   });
 

@@ -3,7 +3,7 @@ import { count, desc } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { contactMessages, type ContactMessageRow } from '../db/schema';
 import { badInput } from '../errors';
-import type { Client, RateLimiter } from '../http/rateLimit';
+import type { Client, RateLimiter } from '../rateLimits';
 import type { Actor } from './actor';
 import { authorize } from './rights';
 import { page, pageSizes, pageWithTotal } from './paging';
@@ -14,7 +14,7 @@ export function createContactService(db: Db, rateLimits: RateLimiter) {
   return {
     /** Keeps a message from the home page's contact form for the admins to read (rate limited per address). */
     async sendMessage(input: unknown, client?: Client): Promise<ContactMessageRow> {
-      rateLimits.contactFrom(client);
+      await rateLimits.contactFrom(client);
       const result = check(contactSchema, input);
       if (!result.ok) throw badInput(result.errors);
       return db.transaction(async (tx) => {

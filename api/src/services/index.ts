@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import type { AccessTokens } from '../identity/accessTokens';
 import { defaultOrderLimits, defaultRateLimits, type OrderLimits } from '../config';
-import { createRateLimits, type RateLimiter } from '../http/rateLimit';
+import { createRateLimits, type RateLimiter } from '../rateLimits';
 import type { Identity } from '../identity/firebaseIdentity';
 import type { PaymentGateway } from '../payments/paymentGateway';
 import { createContactService } from './contactService';

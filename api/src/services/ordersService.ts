@@ -8,7 +8,8 @@ import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
 import type { Actor } from './actor';
 import { authorize, authorizeTarget, type SignedInOperation } from './rights';
-import type { Client, RateLimiter } from '../http/rateLimit';
+import { emitEvent } from '../logger';
+import type { Client, RateLimiter } from '../rateLimits';
 import { orderPlacedEmail, shippedEmail } from './emails';
 import { expireDueOrders, expireOrderIfDue } from './expiry';
 import { enqueueEmail } from './outbox';
@@ -175,11 +176,13 @@ export function createOrdersService(deps: {
         throw badInput({ email: 'Orders are placed with your own email' });
       }
       // Counted now, given back if the order is refused: only accepted orders use up the rate limits.
-      const attempt = rateLimits.orderBy(caller.userId, client);
+      const attempt = await rateLimits.orderBy(caller.userId, client);
       try {
-        return await place(caller, input);
+        const order = await place(caller, input);
+        emitEvent('order_placed'); // counted (metrics), not logged: an order is its own record
+        return order;
       } catch (error) {
-        attempt.refused();
+        await attempt.refused();
         throw error;
       }
     },

@@ -7,7 +7,7 @@ import { releaseStock } from './stock';
 import { adminsOnly, badInput, conflict, forbidden, notFound } from '../errors';
 import type { AccessTokens } from '../identity/accessTokens';
 import type { Identity, VerifiedIdentity } from '../identity/firebaseIdentity';
-import type { Client, RateLimiter } from '../http/rateLimit';
+import type { Client, RateLimiter } from '../rateLimits';
 import { logger } from '../logger';
 import { accountNamedBy } from './accountByEmail';
 import type { Actor } from './actor';
@@ -184,12 +184,12 @@ export function createUsersService(deps: {
       profileInput: unknown,
       { expectedEmail, client }: { expectedEmail?: string; client?: Client } = {},
     ) {
-      rateLimits.signInFrom(client);
+      await rateLimits.signInFrom(client);
       const who = await identity.verifyIdToken(idToken);
       if (expectedEmail !== undefined && validEmail(expectedEmail) !== who.email) {
         throw forbidden('The sign-in token belongs to another email');
       }
-      rateLimits.signInAs(who.email);
+      await rateLimits.signInAs(who.email);
       // Signing in saves what the form gave but never blanks what the profile already holds.
       const profile = Object.fromEntries(Object.entries(validProfile(profileInput)).filter(([, v]) => v !== ''));
       await releaseStaleHolder(who);

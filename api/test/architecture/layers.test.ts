@@ -22,6 +22,10 @@ describe('imports point one way', () => {
       'api/src/payments/testGateway.ts',
       "import { createServices } from '../services';\nexport const x = createServices;\n",
     ],
+    [
+      'api/src/services/ordersService.ts',
+      "import { clientOf } from '../http/rateLimit';\nexport const x = clientOf;\n",
+    ],
     ['api/src/db/database.ts', "import { createApp } from '../app';\nexport const x = createApp;\n"],
     ['api/src/errors.ts', "import { loadConfig } from './config';\nexport const x = loadConfig;\n"],
     ['api/src/rest/restRouter.ts', "import { buildSchema } from '../app';\nexport const x = buildSchema;\n"],

@@ -5,7 +5,7 @@ import { getAuth } from 'firebase-admin/auth';
 import { orders, payments, reviews, users } from '../../src/db/schema';
 import { createAccessTokens } from '../../src/identity/accessTokens';
 import { createFirebaseIdentity, type FirebaseAuthApi, type Identity } from '../../src/identity/firebaseIdentity';
-import { createRateLimits } from '../../src/http/rateLimit';
+import { createRateLimits } from '../../src/rateLimits';
 import { emailTaken, createUsersService } from '../../src/services/usersService';
 import { testEnv, databaseKinds } from '../support/env';
 import { addPart, payOrder, placeOrder } from '../support/fixtures';

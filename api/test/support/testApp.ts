@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { Config } from '../../src/config';
+import { defaultHttpTimeouts, type Config } from '../../src/config';
 import { users } from '../../src/db/schema';
 import { openDatabase } from '../../src/db/database';
 import type { Identity } from '../../src/identity/firebaseIdentity';
@@ -102,6 +102,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sweepIntervalMs: null,
     // No SMTP server: mail stays in the outbox unless a test starts one (api/test/mail.test.ts).
     mail: { smtpUrl: undefined, from: 'PartsYard <orders@partsyard.test>', pollIntervalMs: null },
+    http: defaultHttpTimeouts,
+    redisUrl: undefined,
+    redisKeyPrefix: 'partsyard-test',
+    metricsToken: undefined,
     ...overrides,
   };
 }
@@ -189,12 +193,11 @@ async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
 
 /**
  * Starts the whole app on a fresh database of `kind` (an in-memory PGlite, or a new PostgreSQL database).
- * `options.now` is the rate limits' clock.
  */
 export async function startTestApp(
   kind: DatabaseKind,
   overrides: Partial<Config> = {},
-  options: { now?: () => number; identity?: Identity } = {},
+  options: { identity?: Identity } = {},
 ): Promise<TestApp> {
   let dropDatabase: (() => Promise<void>) | undefined;
   let database: Config['database'] = { kind: 'pglite', dataDir: undefined };
@@ -208,7 +211,6 @@ export async function startTestApp(
   const config = testConfig({ database, ...overrides });
   const server = await startServer(config, {
     database: await openDatabase(database),
-    now: options.now,
     identity: options.identity,
   });
 
