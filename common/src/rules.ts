@@ -1,6 +1,7 @@
 import * as yup from 'yup';
 import { dollarsToCents } from './format';
 import { maxChargeCents, messages } from './messages';
+import { packProblem } from './pricing';
 
 /** Limits shared by the forms and the API. */
 export const limits = {
@@ -91,9 +92,11 @@ export interface StockLimits {
   minOrder: number;
   available: number;
   priceCents?: number;
+  /** Sold in packs of this many (1 or missing: any whole number). */
+  packSize?: number | null;
 }
 
-export const orderAmountRule = ({ minOrder, available, priceCents }: StockLimits) => {
+export const orderAmountRule = ({ minOrder, available, priceCents, packSize }: StockLimits) => {
   const rule = yup
     .number()
     .typeError(messages.orderAmountRequired)
@@ -102,11 +105,18 @@ export const orderAmountRule = ({ minOrder, available, priceCents }: StockLimits
     .min(minOrder, messages.orderAmountBelowMin(minOrder))
     .max(available, messages.orderAmountAboveAvailable(available))
     // A second .max would replace the first (yup keeps one test per name).
-    .test('quantity-bound', messages.tooLarge(limits.maxQuantity), (n) => n == null || n <= limits.maxQuantity);
+    .test('quantity-bound', messages.tooLarge(limits.maxQuantity), (n) => n == null || n <= limits.maxQuantity)
+    .test('whole-packs', function wholePacks(n) {
+      const problem = n == null ? null : packProblem({ priceCents: 0, packSize }, n);
+      return problem === null || this.createError({ message: problem });
+    });
   if (priceCents === undefined || priceCents <= 0) return rule;
   const maxItems = maxUnitsPerCharge(priceCents);
   return rule.test('total-fits-one-charge', messages.orderTotalTooLarge(maxItems), (n) => n == null || n <= maxItems);
 };
+
+/** An amount alone (a cart line, a checkout's line): the same rules as the purchase form's amount. */
+export const orderAmountSchema = (stock: StockLimits) => yup.object({ orderAmount: orderAmountRule(stock) });
 
 /** The purchase form; email is the signed-in user's and is checked by emailRule where it is shown. */
 export const purchaseSchema = (stock: StockLimits) =>
@@ -116,6 +126,13 @@ export const purchaseSchema = (stock: StockLimits) =>
     orderAmount: orderAmountRule(stock),
     address: longText().default(''),
   });
+
+/** A checkout's contact details (the purchase form's, without an amount: the cart's lines carry those). */
+export const checkoutSchema = yup.object({
+  name: shortText().required(messages.nameRequired),
+  phone: phoneRule(),
+  address: longText().default(''),
+});
 
 export const partSchema = yup.object({
   name: shortText().required(messages.partNameRequired),
