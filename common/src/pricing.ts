@@ -120,7 +120,8 @@ export function checkPriceTiers(
     else if (dollarsToCents(price) >= lastPrice) errors[`${at}.price`] = pricingMessages.tierPriceNotLower;
     if (typeof units === 'number' && Number.isInteger(units)) lastUnits = Math.max(lastUnits, units);
     if (typeof price === 'number' && Number.isFinite(price)) lastPrice = Math.min(lastPrice, dollarsToCents(price));
-    if (typeof units === 'number' && typeof price === 'number') tiers.push({ minUnits: units, priceCents: dollarsToCents(price) });
+    if (typeof units === 'number' && typeof price === 'number')
+      tiers.push({ minUnits: units, priceCents: dollarsToCents(price) });
   });
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: tiers };
 }

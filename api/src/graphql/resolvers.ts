@@ -98,6 +98,7 @@ export const resolvers: Resolvers = {
     expiresAt: (order) => (isPaid(order.status) ? null : isoRequired(order.expiresAt)),
     paidAt: (order) => iso(order.paidAt),
     shippedAt: (order) => iso(order.shippedAt),
+    checkout: (order, _, { services }) => services.orders.checkoutOf(order),
   },
   User: {
     email: (user) => user.email ?? '',

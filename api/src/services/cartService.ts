@@ -14,7 +14,7 @@ import {
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { cartLines, parts, type OrderRow, type PartRow } from '../db/schema';
-import { badInput, notFound } from '../errors';
+import { badInput, conflict, notFound } from '../errors';
 import type { Client, RateLimiter } from '../http/rateLimit';
 import { requireActor, type Actor } from './actor';
 import { emptyCartMessage, partGoneMessage, type OrdersService } from './ordersService';
@@ -31,6 +31,7 @@ import type { PartsService } from './partsService';
 /** The most lines one cart holds (a checkout's lines are one transaction). */
 export const maxCartLines = 50;
 export const cartFullMessage = `A cart holds at most ${maxCartLines} parts: check out or remove some first`;
+export const cartCheckedOutMessage = 'This cart was just checked out (another tab or device?): see My Orders';
 export const priceChangedMessage = (seenCents: number, nowCents: number) =>
   `The price changed from ${formatDollars(centsToDollars(seenCents))} to ${formatDollars(centsToDollars(nowCents))} since you added it`;
 
@@ -212,11 +213,16 @@ export function createCartService(deps: {
       return cart(actor);
     },
 
+    /** Takes a part out of the caller's cart; NOT_FOUND when it is not there. */
     async removeCartLine(actor: Actor | null, partId: string): Promise<CartView> {
       const { userId } = requireActor(actor);
-      if (isId(partId)) {
-        await db.delete(cartLines).where(and(eq(cartLines.userId, userId), eq(cartLines.partId, partId)));
-      }
+      const removed = isId(partId)
+        ? await db
+            .delete(cartLines)
+            .where(and(eq(cartLines.userId, userId), eq(cartLines.partId, partId)))
+            .returning({ partId: cartLines.partId })
+        : [];
+      if (!removed.length) throw notFound('Cart line');
       return cart(actor);
     },
 
@@ -287,17 +293,22 @@ export function createCartService(deps: {
               typeof input.expectedTotal === 'number' && Number.isFinite(input.expectedTotal)
                 ? dollarsToCents(input.expectedTotal)
                 : undefined,
-            // The lines placed leave the cart in the same transaction as the orders are written.
+            // The lines placed leave the cart in the same transaction; when they are gone already, another
+            // checkout of this cart (a second click, another device) got there first and this one is undone.
             also: async (tx, orders) => {
-              await tx.delete(cartLines).where(
-                and(
-                  eq(cartLines.userId, caller.userId),
-                  inArray(
-                    cartLines.partId,
-                    orders.map((o) => o.partId ?? ''),
+              const taken = await tx
+                .delete(cartLines)
+                .where(
+                  and(
+                    eq(cartLines.userId, caller.userId),
+                    inArray(
+                      cartLines.partId,
+                      orders.map((o) => o.partId ?? ''),
+                    ),
                   ),
-                ),
-              );
+                )
+                .returning({ partId: cartLines.partId });
+              if (taken.length !== orders.length) throw conflict(cartCheckedOutMessage);
             },
           },
         );

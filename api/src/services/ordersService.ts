@@ -222,7 +222,15 @@ export function createOrdersService(deps: {
    */
   async function lineProblems(lines: readonly { partId: string; orderAmount: number }[]) {
     const problems: Record<string, string> = {};
-    const found = await db.select().from(partsTable).where(inArray(partsTable.id, lines.map((l) => l.partId)));
+    const found = await db
+      .select()
+      .from(partsTable)
+      .where(
+        inArray(
+          partsTable.id,
+          lines.map((l) => l.partId),
+        ),
+      );
     const byId = new Map(found.map((p) => [p.id, p]));
     for (const line of lines) {
       const part = byId.get(line.partId);
@@ -276,6 +284,24 @@ export function createOrdersService(deps: {
   return {
     getOrder,
     placeCheckout,
+
+    /**
+     * The checkout an order (already shown to its caller) was placed in: all its orders, oldest line first,
+     * and their sum, which one payment pays. Null for an order placed alone.
+     */
+    async checkoutOf(order: OrderRow): Promise<{ checkoutId: string; orders: OrderRow[]; totalCents: number } | null> {
+      if (!order.checkoutId) return null;
+      const group = await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.checkoutId, order.checkoutId), eq(orders.userId, order.userId ?? sql`null`)))
+        .orderBy(orders.createdAt, orders.id);
+      return {
+        checkoutId: order.checkoutId,
+        orders: group,
+        totalCents: group.reduce((sum, o) => sum + o.totalCents, 0),
+      };
+    },
 
     /** The sweep: expires the due unpaid orders (any replica, any time); answers how many. */
     expireDueOrders: () => expireDueOrders(db),

@@ -388,7 +388,12 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       if (totalCents < 1) throw conflict(unchargeable.free);
       if (totalCents > maxChargeCents) throw conflict(unchargeable.tooLarge);
       const key = payableKey(order);
-      const intent = await gateway.createIntent({ amountCents: totalCents, currency, orderId: key, email: order.email });
+      const intent = await gateway.createIntent({
+        amountCents: totalCents,
+        currency,
+        orderId: key,
+        email: order.email,
+      });
       if (await noteCreated(db, intent, gateway.kind, key)) {
         money('payment_intent_created', intent, { orderTotalCents: totalCents });
       }

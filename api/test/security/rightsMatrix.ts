@@ -67,6 +67,7 @@ const graphql = `
 | Query.users                  | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every user                                              |
 | Query.isAdmin                | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email                                    |
 | Query.contactMessages        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every contact message                                   |
+| Query.cart                   | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own cart                                   |
 | Mutation.signIn              | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the customer's Firebase ID token, as the argument       |
 | Mutation.updateProfile       | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own profile                                |
 | Mutation.addPart             | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
@@ -82,6 +83,12 @@ const graphql = `
 | Mutation.revokeAdmin         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | another admin's email                                   |
 | Mutation.deleteUser          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's account                                  |
 | Mutation.sendContactMessage  | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a new contact message                                   |
+| Mutation.addToCart           | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part in stock, into the caller's own cart             |
+| Mutation.setCartLineAmount   | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a line of the customer's cart                           |
+| Mutation.removeCartLine      | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a line of the customer's cart                           |
+| Mutation.mergeCart           | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a visitor's cart, into the caller's own cart            |
+| Mutation.checkout            | 401       | ok       | 400   | 400   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's cart (others check out their own, empty) |
+| Mutation.setPartPricing      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's quantity breaks and pack size                  |
 `;
 
 const rest = `

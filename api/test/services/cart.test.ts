@@ -69,6 +69,7 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
       await expectAppError(cart().setCartLineAmount(buyer, p.id, 0), 'BAD_USER_INPUT');
       expect((await cart().removeCartLine(buyer, p.id)).lines).toEqual([]);
       await expectAppError(cart().setCartLineAmount(buyer, p.id, 7), 'NOT_FOUND');
+      await expectAppError(cart().removeCartLine(buyer, p.id), 'NOT_FOUND');
     });
 
     it('a line says when its stock fell below its amount or its price changed since it was added', async () => {
@@ -192,7 +193,10 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
       expect((await pay.payWithTestCard(buyer, intent.id, testCard())).succeeded).toBe(true);
       const confirmed = await pay.confirmPayment(buyer, placed[1].id, intent.id);
       expect(confirmed).toMatchObject({ id: placed[1].id, status: 'paid', transactionId: intent.id });
-      const rows = await db().select().from(orders).where(eq(orders.checkoutId, placed[0].checkoutId ?? ''));
+      const rows = await db()
+        .select()
+        .from(orders)
+        .where(eq(orders.checkoutId, placed[0].checkoutId ?? ''));
       expect(rows.map((o) => [o.status, o.transactionId])).toEqual([
         ['paid', intent.id],
         ['paid', intent.id],
@@ -220,7 +224,10 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
         const capped = await expectAppError(placeOrderAs(small, buyer, ps[0].id, { orderAmount: 1 }), 'CONFLICT');
         expect(capped.message).toBe(tooManyUnpaidOrders(2));
         const sdb = small.server.database.db;
-        await sdb.update(orders).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(orders.checkoutId, checkoutId));
+        await sdb
+          .update(orders)
+          .set({ expiresAt: new Date(Date.now() - 1000) })
+          .where(eq(orders.checkoutId, checkoutId));
         await small.server.services.orders.expireDueOrders();
         const rows = await sdb.select().from(orders).where(eq(orders.checkoutId, checkoutId));
         expect(rows.map((o) => o.status)).toEqual(['expired', 'expired', 'expired']);
@@ -241,7 +248,8 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
         ],
         packSize: 10,
       });
-      const at = async (orderAmount: number) => (await placeOrderAs(app, customer, p.id, { orderAmount })).unitPriceCents;
+      const at = async (orderAmount: number) =>
+        (await placeOrderAs(app, customer, p.id, { orderAmount })).unitPriceCents;
       expect(await at(40)).toBe(1000);
       expect(await at(50)).toBe(900);
       expect(await at(90)).toBe(900);
@@ -255,7 +263,10 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
     it('refuses breaks that are not ascending, below the minimum order, not below the base price or not positive', async () => {
       const p = await part({ price: 10, minOrder: 10 });
       const set = (priceTiers: unknown[], packSize?: unknown) =>
-        expectAppError(app.server.services.parts.setPartPricing(admin, p.id, { priceTiers, packSize }), 'BAD_USER_INPUT');
+        expectAppError(
+          app.server.services.parts.setPartPricing(admin, p.id, { priceTiers, packSize }),
+          'BAD_USER_INPUT',
+        );
       expect((await set([{ minUnits: 5, price: 9 }])).fields).toEqual({
         'priceTiers.0.minUnits': pricingMessages.tierUnitsTooFew(10),
       });
@@ -280,7 +291,9 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
     });
 
     it('a part added with breaks and a pack size shows them over GraphQL', async () => {
-      const result = await app.gql<{ addPart: { priceTiers: { minUnits: number; price: number }[]; packSize: number } }>(
+      const result = await app.gql<{
+        addPart: { priceTiers: { minUnits: number; price: number }[]; packSize: number };
+      }>(
         'mutation($input: PartInput!) { addPart(input: $input) { priceTiers { minUnits price } packSize } }',
         {
           input: {

@@ -1,6 +1,8 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { Link } from 'react-router-dom';
 import type { PartFieldsFragment } from '../generated/graphql';
+import { AddToCartButton } from '../features/cart/AddToCart';
+import { FromTier } from '../features/cart/PriceBreaks';
 import { PartImage } from './PartImage';
 
 /**
@@ -41,6 +43,7 @@ export function PartCard({
           {truncate(part.description, truncation.cardDescription)}
         </p>
         <p className="text-2xl font-bold text-primary">{formatDollars(part.price)}</p>
+        <FromTier part={part} />
         <dl className="grid grid-cols-2 gap-2 text-sm">
           <div className="rounded-field bg-base-200 px-3 py-2">
             <dt className="text-gray-700">Minimum Order</dt>
@@ -51,10 +54,11 @@ export function PartCard({
             <dd className="font-semibold">{part.available}</dd>
           </div>
         </dl>
-        <div className="card-actions mt-auto pt-2">
-          <Link to={`/purchase/${part.id}`} className="btn btn-block btn-primary">
+        <div className="card-actions mt-auto grid grid-cols-2 gap-2 pt-2">
+          <Link to={`/purchase/${part.id}`} className="btn btn-primary">
             Purchase<span className="sr-only"> {part.name}</span>
           </Link>
+          <AddToCartButton part={part} />
         </div>
       </div>
     </article>
