@@ -68,7 +68,7 @@ function Line({ line, cart, serverError }: { line: CartLineView; cart: CartState
   return (
     <li className="card card-border border-base-300 bg-base-100" data-testid="cart-line">
       {cart.kind === 'visitor' && <FreshPart part={part} />}
-      <div className="card-body gap-3 p-4 sm:flex-row sm:items-start">
+      <div className="grid gap-3 p-4 sm:grid-cols-[6rem_minmax(0,1fr)_auto] sm:items-start">
         <PartImage
           src={part.image}
           alt=""

@@ -101,7 +101,7 @@ export default function MyOrdersPage() {
                 {order.checkoutId && orders.findIndex((o) => o.checkoutId === order.checkoutId) === index && (
                   <CheckoutHeading orders={orders.filter((o) => o.checkoutId === order.checkoutId)} />
                 )}
-                <tr data-testid="order-row" className={order.checkoutId ? 'checkout-line' : undefined}>
+                <tr data-testid="order-row" className={order.checkoutId ? 'checkout-line bg-base-200/40' : undefined}>
                   <RowHeader>{index + 1}</RowHeader>
                   <Cell label="Order">
                     <span className="flex flex-col md:items-start">
