@@ -9,7 +9,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Config } from './config';
 import type { Database } from './db/database';
-import { httpStatusOf, toAppError } from './errors';
+import { httpStatusOf, internalErrorMessage, toAppError } from './errors';
 import { authDirectivesTransformer } from './graphql/authDirectives';
 import { cachingPlugins, createWriteTracker, publicAnswerCache, trackRestWrites } from './graphql/caching';
 import type { GraphQLContext } from './graphql/context';
@@ -57,7 +57,7 @@ function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLF
       ...describeError(original),
     });
     return {
-      message: 'Something went wrong on our side',
+      message: internalErrorMessage,
       path: formatted.path,
       extensions: { code: 'INTERNAL_SERVER_ERROR' },
     };

@@ -202,6 +202,14 @@ function splitList(value: string | undefined): string[] {
 }
 
 /**
+ * firebase-admin reads the Auth emulator's address from the environment only, so the one module that owns
+ * the environment hands it over, once the configuration has decided to use the emulator.
+ */
+export function exportFirebaseEmulatorHost(host: string): void {
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = host;
+}
+
+/**
  * Checks a service account key as the Firebase console downloads it (JSON with project_id, client_email,
  * private_key), so a truncated or mangled value stops the start instead of the first sign-in.
  */
@@ -219,7 +227,7 @@ function checkServiceAccount(json: string, projectId: string, problems: string[]
   }
   const fields = account as Record<string, unknown>;
   const missing = ['project_id', 'client_email', 'private_key'].filter(
-    (f) => typeof fields[f] !== 'string' || !(fields[f] as string).trim(),
+    (f) => typeof fields[f] !== 'string' || !fields[f].trim(),
   );
   if (missing.length) {
     problems.push(`FIREBASE_SERVICE_ACCOUNT lacks ${missing.join(', ')}`);

@@ -36,6 +36,14 @@ export class AppError extends Error {
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('FORBIDDEN', message);
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+/** A right that needs a signed-in caller, asked by a visitor. */
+export const signInRequired = () => new AppError('UNAUTHENTICATED', 'Sign in to continue');
+/** A right only admins hold, asked by a customer. */
+export const adminsOnly = () => forbidden('Only admins may do this');
+/** The answer to a token or request of an account deleted since (the caller's check and the services say the same). */
+export const accountGone = () => new AppError('UNAUTHENTICATED', 'This account no longer exists');
+/** What a caller is told of a bug: nothing about it (the log has the details). */
+export const internalErrorMessage = 'Something went wrong on our side';
 export const unavailable = (message = 'The service is temporarily unavailable, try again shortly') =>
   new AppError('SERVICE_UNAVAILABLE', message);
 
@@ -71,15 +79,25 @@ const lostConnection =
  * looks through the causes Drizzle and the drivers wrap around it.
  */
 export function isUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
+  for (const current of causeChain(error, 6)) {
     const { code, syscall, message } = current as { code?: unknown; syscall?: unknown; message?: unknown };
     if (typeof code === 'string' && (unavailableStates.test(code) || unreachableCodes.has(code))) return true;
     if (syscall === 'connect') return true;
     if (typeof message === 'string' && lostConnection.test(message)) return true;
-    current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/**
+ * An error and the causes wrapped inside it (Drizzle wraps the driver's error, which may wrap a socket's),
+ * at most `depth` of them: the one walk every "what does this error really say" question uses.
+ */
+export function* causeChain(error: unknown, depth = 5): Generator<object> {
+  let current: unknown = error;
+  for (let i = 0; current && typeof current === 'object' && i < depth; i++) {
+    yield current;
+    current = (current as { cause?: unknown }).cause;
+  }
 }
 
 /**

@@ -102,8 +102,8 @@ export function checkPriceTiers(
 ): { ok: true; value: PriceTier[] } | { ok: false; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const tiers: PriceTier[] = [];
-  const list = input ?? [];
-  if (!Array.isArray(list)) return { ok: false, errors: { priceTiers: pricingMessages.tierUnitsRequired } };
+  const list: readonly PriceTierInput[] = input ?? [];
+  if (!Array.isArray(input ?? [])) return { ok: false, errors: { priceTiers: pricingMessages.tierUnitsRequired } };
   if (list.length > maxPriceTiers) return { ok: false, errors: { priceTiers: pricingMessages.tooManyTiers } };
   let lastUnits = 0;
   let lastPrice = priceCents;

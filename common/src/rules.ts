@@ -154,14 +154,14 @@ export const partSchema = yup.object({
     .max(limits.maxQuantity, messages.tooLarge(limits.maxQuantity))
     // The smallest order of the part must be payable in one card payment, or the part can never be sold.
     .test('min-order-fits-one-charge', messages.minOrderCostsTooMuch, function fits(minOrder) {
-      const price: unknown = this.parent?.price;
+      const price = (this.parent as { price?: unknown } | undefined)?.price;
       if (minOrder == null || typeof price !== 'number' || !Number.isFinite(price)) return true;
       const cents = dollarsToCents(price);
       return cents < 1 || cents > limits.maxChargeCents || minOrder <= maxUnitsPerCharge(cents);
     })
     // A minimum order above the stock could never be ordered.
     .test('min-order-in-stock', function inStock(minOrder) {
-      const available: unknown = this.parent?.available;
+      const available = (this.parent as { available?: unknown } | undefined)?.available;
       if (minOrder == null || typeof available !== 'number' || !Number.isInteger(available) || available < 0)
         return true;
       return minOrder <= available || this.createError({ message: messages.minOrderAboveAvailable(available) });

@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { Pool, type PoolClient } from 'pg';
 import * as schema from './schema';
 import type { Config } from '../config';
+import { causeChain } from '../errors';
 
 /** The Drizzle database, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -129,22 +130,18 @@ export async function openDatabase(
 
 /** The SQLSTATE of a database error, looking through Drizzle's wrapping. */
 export function sqlState(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
+  for (const current of causeChain(error)) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }
 
 /** The constraint a database error names, if any. */
 export function violatedConstraint(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
+  for (const current of causeChain(error)) {
     const constraint = (current as { constraint?: unknown }).constraint;
     if (typeof constraint === 'string') return constraint;
-    current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }

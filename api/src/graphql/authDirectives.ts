@@ -1,6 +1,6 @@
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { defaultFieldResolver, type GraphQLSchema } from 'graphql';
-import { AppError } from '../errors';
+import { adminsOnly, signInRequired } from '../errors';
 import type { GraphQLContext } from './context';
 
 /**
@@ -19,9 +19,9 @@ export function authDirectivesTransformer(schema: GraphQLSchema): GraphQLSchema 
       return {
         ...field,
         resolve(source, args, context: GraphQLContext, info) {
-          if (!context.actor) throw context.authError ?? new AppError('UNAUTHENTICATED', 'Sign in to continue');
+          if (!context.actor) throw context.authError ?? signInRequired();
           if (requiredRole && context.actor.role !== requiredRole) {
-            throw new AppError('FORBIDDEN', 'Only admins may do this');
+            throw adminsOnly();
           }
           return resolve(source, args, context, info);
         },

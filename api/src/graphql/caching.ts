@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
 import type { NextFunction, Request, Response } from 'express';
+import { OperationTypeNode } from 'graphql';
 import type { GraphQLContext } from './context';
 
 /**
@@ -70,9 +71,9 @@ export function cachingPlugins(writes: WriteTracker): ApolloServerPlugin<GraphQL
         let endWrite: (() => void) | undefined;
         return {
           async didResolveOperation({ operation, overallCachePolicy }) {
-            if (operation?.operation === 'mutation') endWrite = writes.begin();
+            if (operation?.operation === OperationTypeNode.MUTATION) endWrite = writes.begin();
             // Only an anonymous query may be cached; deciding it now also spares the per-field hints.
-            if (operation?.operation !== 'query' || !isAnonymous(contextValue))
+            if (operation?.operation !== OperationTypeNode.QUERY || !isAnonymous(contextValue))
               overallCachePolicy.restrict({ maxAge: 0 });
           },
           async willSendResponse({ response, overallCachePolicy, requestIsBatched, operation }) {
@@ -80,7 +81,7 @@ export function cachingPlugins(writes: WriteTracker): ApolloServerPlugin<GraphQL
             const policy = overallCachePolicy.policyIfCacheable();
             const cacheable =
               policy?.scope === 'PUBLIC' &&
-              operation?.operation === 'query' &&
+              operation?.operation === OperationTypeNode.QUERY &&
               isAnonymous(contextValue) &&
               !requestIsBatched &&
               response.body.kind === 'single' &&

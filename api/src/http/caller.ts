@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { accountGone, AppError } from '../errors';
 import type { AccessTokens } from '../identity/accessTokens';
 import type { Actor } from '../services/actor';
 import type { UsersService } from '../services/usersService';
@@ -29,7 +29,7 @@ export async function resolveCaller(
   try {
     const claims = tokens.verify(token);
     const actor = await users.actorFor(claims.userId, claims.firebaseUid);
-    if (!actor) return { actor: null, authError: new AppError('UNAUTHENTICATED', 'This account no longer exists') };
+    if (!actor) return { actor: null, authError: accountGone() };
     return { actor, authError: null };
   } catch (error) {
     if (error instanceof AppError) return { actor: null, authError: error };

@@ -90,16 +90,15 @@ export function serveWebApp(app: Express, webDist: string, parts: WebAppParts): 
   app.get('/sitemap.xml', async (req, res, next) => {
     try {
       const origin = originOf(req);
-      const listed = pages.filter((p) => p.public && !p.path.includes(':')).map((p) => ({ loc: `${origin}${p.path}` }));
+      const listed = pages
+        .filter((p) => p.public && !p.path.includes(':'))
+        .map((p): { loc: string; lastmod?: string } => ({ loc: `${origin}${p.path}` }));
       const partPages = (await parts.partsForSitemap(sitemapLimit - listed.length)).map((p) => ({
         loc: `${origin}/parts/${p.id}`,
         lastmod: p.createdAt.toISOString().slice(0, 10),
       }));
       const urls = [...listed, ...partPages]
-        .map(
-          (u) =>
-            `  <url><loc>${escapeHtml(u.loc)}</loc>${'lastmod' in u ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`,
-        )
+        .map((u) => `  <url><loc>${escapeHtml(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`)
         .join('\n');
       res.setHeader('Cache-Control', 'public, max-age=600');
       res

@@ -1,7 +1,7 @@
-import { type App, cert, deleteApp, initializeApp } from 'firebase-admin/app';
+import { type App, cert, deleteApp, initializeApp, type ServiceAccount } from 'firebase-admin/app';
 import { type Auth, getAuth } from 'firebase-admin/auth';
 import { AppError } from '../errors';
-import type { Config } from '../config';
+import { exportFirebaseEmulatorHost, type Config } from '../config';
 
 /** What a verified Firebase ID token tells us. */
 export interface VerifiedIdentity {
@@ -73,14 +73,13 @@ export function createFirebaseIdentity(firebase: Config['firebase'], standIn?: F
   let auth: FirebaseAuthApi;
   if (standIn) auth = standIn;
   else {
-    if (firebase.emulatorHost) {
-      // firebase-admin reads the emulator's address from the environment only; the config module decided it.
-      process.env.FIREBASE_AUTH_EMULATOR_HOST = firebase.emulatorHost;
-    }
+    if (firebase.emulatorHost) exportFirebaseEmulatorHost(firebase.emulatorHost);
     app = initializeApp(
       {
         projectId: firebase.projectId,
-        ...(firebase.serviceAccountJson ? { credential: cert(JSON.parse(firebase.serviceAccountJson)) } : {}),
+        ...(firebase.serviceAccountJson
+          ? { credential: cert(JSON.parse(firebase.serviceAccountJson) as ServiceAccount) }
+          : {}),
       },
       `partsyard-${++appCount}`,
     );

@@ -1,6 +1,6 @@
-import { dollarsToCents } from '@partsyard/common';
+import { dollarsToCents, messages } from '@partsyard/common';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { AppError, badInput, httpStatusOf, toAppError } from '../errors';
+import { AppError, badInput, httpStatusOf, internalErrorMessage, toAppError } from '../errors';
 import { bearerToken, resolveCaller, type Caller } from '../http/caller';
 import { clientOf, RateLimitedError } from '../http/rateLimit';
 import { bodyRefusal, jsonBody } from '../http/requestBody';
@@ -39,11 +39,11 @@ const textOf = (value: unknown): string =>
 const numberOf = (value: unknown): number =>
   typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
 const query = (req: Request, name: string): string | undefined =>
-  typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined;
+  typeof req.query[name] === 'string' ? req.query[name] : undefined;
 const optionalInt = (value: string | undefined, field: string): number | undefined => {
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n)) throw badInput({ [field]: 'Must be a whole number' });
+  if (!Number.isInteger(n)) throw badInput({ [field]: messages.wholeNumber });
   return n;
 };
 
@@ -362,5 +362,5 @@ export function restErrorHandler(error: unknown, req: Request, res: Response, _n
     return;
   }
   logger.error('unexpected error in a request', { requestId: req.id, ...describeError(error) });
-  res.status(500).json({ message: 'Something went wrong on our side' });
+  res.status(500).json({ message: internalErrorMessage });
 }

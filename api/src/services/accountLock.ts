@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../db/database';
 import { users } from '../db/schema';
-import { AppError } from '../errors';
 
 /**
  * Lock order between an account and the rows that point at it. Writing an order or a payment for a user
@@ -24,6 +23,3 @@ export async function holdAccount(
   const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for(strength);
   return Boolean(user);
 }
-
-/** The answer to a request of an account deleted while it was being served (the caller's check says the same). */
-export const accountGone = () => new AppError('UNAUTHENTICATED', 'This account no longer exists');

@@ -1,4 +1,4 @@
-import { AppError, forbidden } from '../errors';
+import { adminsOnly, signInRequired } from '../errors';
 
 /** Who is calling, as read from the database for this request. Null for a visitor. */
 export interface Actor {
@@ -12,12 +12,12 @@ export const isAdmin = (actor: Actor | null): boolean => actor?.role === 'admin'
 
 /** Services check rights again (defence in depth) even where the schema's directives already did. */
 export function requireActor(actor: Actor | null): Actor {
-  if (!actor) throw new AppError('UNAUTHENTICATED', 'Sign in to continue');
+  if (!actor) throw signInRequired();
   return actor;
 }
 
 export function requireAdmin(actor: Actor | null): Actor {
   const signedIn = requireActor(actor);
-  if (signedIn.role !== 'admin') throw forbidden('Only admins may do this');
+  if (signedIn.role !== 'admin') throw adminsOnly();
   return signedIn;
 }

@@ -2,9 +2,8 @@ import { check, reviewSchema } from '@partsyard/common';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, reviews, users, type ReviewRow } from '../db/schema';
-import { badInput, conflict, forbidden, notFound } from '../errors';
+import { accountGone, badInput, conflict, forbidden, notFound } from '../errors';
 import { sqlState, violatedConstraint } from '../db/database';
-import { accountGone } from './accountLock';
 import { requireActor, type Actor } from './actor';
 import { page } from './paging';
 import type { PartsService } from './partsService';
@@ -31,7 +30,7 @@ export function createReviewsService(deps: { db: Db; parts: PartsService }) {
       const caller = requireActor(actor);
       const result = check(reviewSchema, input);
       if (!result.ok) throw badInput(result.errors);
-      const part = await parts.getPart(String(input.partId ?? ''));
+      const part = await parts.getPart(typeof input.partId === 'string' ? input.partId : '');
       const [paidOrder] = await db
         .select({ id: orders.id })
         .from(orders)

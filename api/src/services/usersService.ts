@@ -4,7 +4,7 @@ import * as yup from 'yup';
 import { violatedConstraint, type Db, type Tx } from '../db/database';
 import { orders, payments, reviews, users, type UserRow } from '../db/schema';
 import { releaseStock } from './stock';
-import { badInput, conflict, forbidden, notFound } from '../errors';
+import { adminsOnly, badInput, conflict, forbidden, notFound } from '../errors';
 import type { AccessTokens } from '../identity/accessTokens';
 import type { Identity, VerifiedIdentity } from '../identity/firebaseIdentity';
 import type { Client, RateLimiter } from '../http/rateLimit';
@@ -64,7 +64,7 @@ export function createUsersService(deps: {
       .where(eq(users.role, 'admin'))
       .orderBy(users.id)
       .for('no key update');
-    if (!rows.some((r) => r.id === caller.userId)) throw forbidden('Only admins may do this');
+    if (!rows.some((r) => r.id === caller.userId)) throw adminsOnly();
   }
 
   /**

@@ -3,7 +3,7 @@ interface AdminPaginationProps {
   page: number;
   pageSize: number;
   total: number;
-  onPage(page: number): void;
+  onPage: (page: number) => void;
   /** What is being paged, for screen readers: "users", "orders". */
   label: string;
 }

@@ -13,8 +13,8 @@ interface ConfirmModalProps {
   /** A destructive action is red; others take the primary colour. */
   tone?: 'danger' | 'primary';
   busy?: boolean;
-  onConfirm(): void;
-  onClose(): void;
+  onConfirm: () => void;
+  onClose: () => void;
 }
 
 /**

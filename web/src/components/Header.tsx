@@ -83,7 +83,11 @@ function AccountMenu() {
     // After login, back to the page the visitor was on (not on the sign-in pages themselves).
     const onSignInPage = ['/login', '/signup'].includes(location.pathname);
     return (
-      <Link to="/login" state={onSignInPage ? location.state : { from: location }} className="btn btn-primary btn-sm">
+      <Link
+        to="/login"
+        state={onSignInPage ? (location.state as unknown) : { from: location }}
+        className="btn btn-primary btn-sm"
+      >
         Login
       </Link>
     );

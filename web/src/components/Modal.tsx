@@ -2,7 +2,7 @@ import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
 
 interface ModalProps {
   open: boolean;
-  onClose(): void;
+  onClose: () => void;
   /** The id of the element naming the dialog (its heading). */
   labelledBy: string;
   /** Classes of the <dialog> element (daisyUI's `modal`, or a drawer's). */

@@ -1,4 +1,5 @@
-import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { useInView } from '../lib/useInView';
 
 /**
  * Shows `children` once its place comes within a screen's height of the viewport, and `placeholder` until
@@ -7,17 +8,7 @@ import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
  * IntersectionObserver is missing it shows at once.
  */
 export function NearViewport({ children, placeholder }: { children: ReactNode; placeholder: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [near, setNear] = useState(typeof IntersectionObserver === 'undefined');
-  useEffect(() => {
-    const element = ref.current;
-    if (near || !element) return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
-      rootMargin: '100% 0px',
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [near]);
+  const [ref, near] = useInView<HTMLDivElement>({ rootMargin: '100% 0px', once: true });
   if (!near) return <div ref={ref}>{placeholder}</div>;
   return <Suspense fallback={placeholder}>{children}</Suspense>;
 }

@@ -10,7 +10,7 @@ import { expireSession, getAccessToken } from './session';
  */
 export const publicQueries = new Set(['ClientSettings', 'HomeData', 'Catalog', 'Part']);
 
-const authLink = setContext(({ operationName }, { headers }) => {
+const authLink = setContext(({ operationName }, { headers }: { headers?: Record<string, string> }) => {
   if (publicQueries.has(operationName ?? '')) {
     return { fetchOptions: { method: 'GET' }, headers: { ...headers, 'apollo-require-preflight': 'true' } };
   }

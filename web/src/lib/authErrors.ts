@@ -1,5 +1,6 @@
 // Kept apart from lib/firebase.ts so pages can word errors without loading the Firebase SDK.
 import { errorMessage } from './apollo';
+import { messages } from '@partsyard/common';
 
 const friendly: Record<string, string> = {
   'auth/invalid-credential': 'Wrong email or password.',
@@ -13,7 +14,7 @@ const friendly: Record<string, string> = {
   'auth/popup-closed-by-user': 'The Google sign-in window was closed before signing in.',
   'auth/popup-blocked': 'The browser blocked the Google sign-in window. Allow pop-ups and try again.',
   'auth/user-disabled': 'This account has been disabled.',
-  'auth/weak-password': 'Must be 6 characters or longer',
+  'auth/weak-password': messages.passwordTooShort,
 };
 
 /** The identity provider's message for a failed sign-in, in words a shopper understands. */

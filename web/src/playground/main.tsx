@@ -14,7 +14,7 @@ const fetcher: GraphiQLProps['fetcher'] = async (params, options) => {
     headers: { 'content-type': 'application/json', accept: 'application/json', ...options?.headers },
     body: JSON.stringify(params),
   });
-  return res.json();
+  return (await res.json()) as Record<string, unknown>;
 };
 
 const root = document.getElementById('playground') as HTMLElement;

@@ -5,7 +5,7 @@ import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker.js?worker
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import GraphQLWorker from 'monaco-graphql/esm/graphql.worker.js?worker';
 
-(globalThis as { MonacoEnvironment?: { getWorker(workerId: string, label: string): Worker } }).MonacoEnvironment = {
+(globalThis as { MonacoEnvironment?: { getWorker: (workerId: string, label: string) => Worker } }).MonacoEnvironment = {
   getWorker(_workerId, label) {
     if (label === 'json') return new JsonWorker();
     if (label === 'graphql') return new GraphQLWorker();

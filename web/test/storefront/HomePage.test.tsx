@@ -73,20 +73,39 @@ describe('the home page', () => {
 });
 
 describe('with sections that wait to come into view', () => {
-  type Callback = (entries: { isIntersecting: boolean }[]) => void;
-  const observers: { callback: Callback; options?: IntersectionObserverInit; target?: Element }[] = [];
+  // A stand-in IntersectionObserver: each test says when an observed element comes into or leaves view.
+  type Entry = { isIntersecting: boolean; intersectionRatio: number; target: Element; time: number };
+  type Callback = (entries: Entry[]) => void;
+  interface Observed {
+    options?: IntersectionObserverInit;
+    target?: Element;
+    show: (visible: boolean) => void;
+  }
+  const observers: Observed[] = [];
   beforeEach(() => {
     observers.length = 0;
     Object.assign(window, {
       IntersectionObserver: class {
-        observer: (typeof observers)[number];
-        constructor(callback: Callback, options?: IntersectionObserverInit) {
-          this.observer = { callback, options };
-          observers.push(this.observer);
+        readonly thresholds: number[];
+        constructor(
+          private readonly callback: Callback,
+          readonly options?: IntersectionObserverInit,
+        ) {
+          const threshold = options?.threshold ?? 0;
+          this.thresholds = Array.isArray(threshold) ? threshold : [threshold];
         }
         observe(target: Element) {
-          this.observer.target = target;
+          const observed: Observed = {
+            options: this.options,
+            target,
+            show: (visible) =>
+              this.callback([
+                { isIntersecting: visible, intersectionRatio: visible ? 1 : 0, target, time: performance.now() },
+              ]),
+          };
+          observers.push(observed);
         }
+        unobserve() {}
         disconnect() {}
       },
     });
@@ -105,7 +124,7 @@ describe('with sections that wait to come into view', () => {
     expect(figure('Reliability')).toBe('0%');
     expect(figure('Years of Experience')).toBe('0+');
 
-    act(() => band[0].callback([{ isIntersecting: true }]));
+    act(() => band[0].show(true));
     await waitFor(
       () => {
         expect(figure('Reliability')).toBe('100%');
@@ -116,7 +135,7 @@ describe('with sections that wait to come into view', () => {
       { timeout: 4000 },
     );
 
-    act(() => band[0].callback([{ isIntersecting: false }]));
+    act(() => band[0].show(false));
     expect(figure('Reliability')).toBe('0%');
     expect(figure('Brands')).toBe('0+');
     await screen.findByRole('heading', { name: 'Test Part 1' });
@@ -133,9 +152,9 @@ describe('with sections that wait to come into view', () => {
     await screen.findByRole('heading', { name: 'Test Part 1' });
     expect(screen.queryByText('Review text number 1.')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Send Message' })).not.toBeInTheDocument();
-    act(() => reviewsArea?.callback([{ isIntersecting: true }]));
+    act(() => reviewsArea?.show(true));
     expect(await screen.findByText('Review text number 1.')).toBeInTheDocument();
-    act(() => contactArea?.callback([{ isIntersecting: true }]));
+    act(() => contactArea?.show(true));
     expect(await screen.findByRole('button', { name: 'Send Message' })).toBeInTheDocument();
   });
 });

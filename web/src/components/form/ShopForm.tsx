@@ -109,7 +109,7 @@ export function FormField({
   const error = meta.touched && meta.error ? meta.error : undefined;
   const common = {
     ...field,
-    value: field.value ?? '',
+    value: (field.value as string | number | undefined) ?? '',
     id,
     readOnly,
     placeholder,

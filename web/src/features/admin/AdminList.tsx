@@ -14,9 +14,9 @@ interface AdminListProps {
   rowCount: number;
   emptyText: string;
   /** The list's query, as Apollo's hook returns it. */
-  query: { data?: unknown; loading: boolean; error?: unknown; refetch(): Promise<unknown> };
+  query: { data?: unknown; loading: boolean; error?: unknown; refetch: () => Promise<unknown> };
   /** The list's page, from useAdminList. */
-  paging: { page: number; limit: number; setPage(page: number): void };
+  paging: { page: number; limit: number; setPage: (page: number) => void };
   /** What is listed, for the pagination's label: "users", "orders". */
   noun: string;
   /** The rows (an AdminTable, or cards). */

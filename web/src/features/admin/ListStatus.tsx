@@ -5,7 +5,7 @@ interface ListStatusProps {
   error: unknown;
   empty: boolean;
   emptyText: string;
-  onRetry(): void;
+  onRetry: () => void;
 }
 
 /**

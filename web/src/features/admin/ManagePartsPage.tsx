@@ -1,6 +1,7 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { useEffect, useId, useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
+import { useDebouncedCallback } from 'use-debounce';
 import { BusyButton } from '../../components/BusyButton';
 import { Modal } from '../../components/Modal';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
@@ -19,7 +20,7 @@ import { adminQueryOptions, useAdminList, useConfirmedDelete } from './useAdminL
 type PartRow = CatalogQuery['parts']['items'][number];
 
 /** A part's quantity breaks and pack size, edited in a dialog (setPartPricing). */
-function PricingDialog({ part, onClose }: { part: PartRow | null; onClose(): void }) {
+function PricingDialog({ part, onClose }: { part: PartRow | null; onClose: () => void }) {
   const headingId = useId();
   const [draft, setDraft] = useState<PricingDraft>(emptyPricing);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -88,11 +89,9 @@ export default function ManagePartsPage() {
   const search = filter('q');
   const [typed, setTyped] = useState('');
 
-  useEffect(() => {
-    if (typed.trim() === search) return;
-    const timer = setTimeout(() => setFilter('q', typed.trim()), searchDelayMs);
-    return () => clearTimeout(timer);
-  }, [typed, search, setFilter]);
+  const applySearch = useDebouncedCallback((value: string) => {
+    if (value !== search) setFilter('q', value);
+  }, searchDelayMs);
 
   const query = useCatalogQuery({
     variables: { search: search || null, offset, limit },
@@ -128,7 +127,10 @@ export default function ManagePartsPage() {
             type="search"
             placeholder="Search by name"
             value={typed}
-            onChange={(e) => setTyped(e.target.value)}
+            onChange={(e) => {
+              setTyped(e.target.value);
+              applySearch(e.target.value.trim());
+            }}
             aria-label="Search parts"
           />
         </label>

@@ -45,7 +45,7 @@ export function PriceTiersEditor({
   errors,
 }: {
   value: PricingDraft;
-  onChange(next: PricingDraft): void;
+  onChange: (next: PricingDraft) => void;
   errors: Record<string, string>;
 }) {
   const id = useId();

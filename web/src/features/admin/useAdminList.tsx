@@ -67,11 +67,11 @@ export function useErrorToast(error: unknown, id: string) {
  */
 export function useConfirmedDelete<Row extends { id: string }>(options: {
   typename: string;
-  remove(id: string, update: (cache: ApolloCache<unknown>) => void): Promise<unknown>;
+  remove: (id: string, update: (cache: ApolloCache<unknown>) => void) => Promise<unknown>;
   success: string;
-  refetch(): Promise<unknown>;
+  refetch: () => Promise<unknown>;
   title: string;
-  describe(row: Row): string;
+  describe: (row: Row) => string;
   /** The deletion is under way. */
   busy: boolean;
 }) {

@@ -18,21 +18,21 @@ export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
 interface AuthContextValue {
   status: AuthStatus;
   user: AuthUser | null;
-  login(email: string, password: string): Promise<void>;
-  signup(name: string, email: string, password: string): Promise<void>;
+  login: (email: string, password: string) => Promise<void>;
+  signup: (name: string, email: string, password: string) => Promise<void>;
   /**
    * Google sign-in: Google's own account chooser in a popup; with the Auth emulator (embedded default), the
    * `account` the visitor gave in our stand-in for the emulator's chooser (see googleIdTokenForEmulator).
    */
-  loginWithGoogle(account?: EmulatorGoogleAccount): Promise<void>;
-  logout(): Promise<void>;
+  loginWithGoogle: (account?: EmulatorGoogleAccount) => Promise<void>;
+  logout: () => Promise<void>;
   /** Sends the signed-in user the email with the link that verifies their address. */
-  sendVerificationEmail(): Promise<void>;
+  sendVerificationEmail: () => Promise<void>;
   /**
    * Asks Firebase again whether the address is verified (after the link was followed); if it now is, the shop
    * is told at once (a new sign-in exchange), so that a role the address brings applies. Answers whether it is.
    */
-  checkVerification(): Promise<boolean>;
+  checkVerification: () => Promise<boolean>;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -108,7 +108,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [sdkRequests, setSdkRequests] = useState(() => (getAccessToken() ? 1 : 0));
   const wanted = useRef(sdkRequests > 0);
   const sdk = useRef<Sdk | null>(null);
-  const sdkWaiters = useRef<{ resolve(value: Sdk): void; reject(error: Error): void }[]>([]);
+  const sdkWaiters = useRef<{ resolve: (value: Sdk) => void; reject: (error: Error) => void }[]>([]);
   const exchanging = useRef<Promise<void> | null>(null);
 
   const toUser = (u: import('firebase/auth').User): AuthUser => ({
@@ -158,7 +158,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const auth = lib.firebaseAuth(settings.firebase);
       sdk.current = { fb, auth };
       sdkWaiters.current.splice(0).forEach((waiter) => waiter.resolve({ fb, auth }));
-      unsubscribe = fb.onAuthStateChanged(auth, async (fbUser) => {
+      const followed = async (fbUser: import('firebase/auth').User | null) => {
         if (!fbUser) {
           clearAccessToken();
           setUser(null);
@@ -172,7 +172,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         } catch {
           await fb.signOut(auth);
         }
-      });
+      };
+      unsubscribe = fb.onAuthStateChanged(auth, (fbUser) => void followed(fbUser));
     };
     const failed = () => {
       if (cancelled) return;

@@ -19,8 +19,8 @@ function EmulatorGoogleChooser({
   onChosen,
 }: {
   open: boolean;
-  onClose(): void;
-  onChosen(account: EmulatorGoogleAccount): Promise<void>;
+  onClose: () => void;
+  onChosen: (account: EmulatorGoogleAccount) => Promise<void>;
 }) {
   const titleId = useId();
   return (
@@ -60,7 +60,7 @@ function EmulatorGoogleChooser({
 }
 
 /** 'OR', then Google sign-in; `onError` gets the provider's message, `onDone` runs after success. */
-export function GoogleSignIn({ onDone, onError }: { onDone(): void; onError(message: string): void }) {
+export function GoogleSignIn({ onDone, onError }: { onDone: () => void; onError: (message: string) => void }) {
   const { loginWithGoogle } = useAuth();
   const settings = useClientSettings();
   const [choosing, setChoosing] = useState(false);
@@ -87,7 +87,7 @@ export function GoogleSignIn({ onDone, onError }: { onDone(): void; onError(mess
   );
 }
 
-function GoogleButton({ onClick, disabled }: { onClick(): void; disabled?: boolean }) {
+function GoogleButton({ onClick, disabled }: { onClick: () => void; disabled?: boolean }) {
   return (
     <button type="button" className="btn w-full border-base-300 bg-white" onClick={onClick} disabled={disabled}>
       <svg aria-hidden width="18" height="18" viewBox="0 0 48 48">

@@ -20,7 +20,7 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [error, setError] = useState('');
-  const done = () => navigate(returnTo(location.state), { replace: true });
+  const done = () => void navigate(returnTo(location.state), { replace: true });
   // Someone already signed in has nothing to do here: on to where they were going.
   if (status === 'signedIn') return <Navigate to={returnTo(location.state)} replace />;
   if (status === 'loading') return <Spinner centered />;
@@ -62,7 +62,7 @@ export default function LoginPage() {
           </Formik>
           <p className="text-center text-sm">
             New to PartsYard?{' '}
-            <Link to="/signup" state={location.state} className="link link-primary">
+            <Link to="/signup" state={location.state as unknown} className="link link-primary">
               Create an account
             </Link>
           </p>

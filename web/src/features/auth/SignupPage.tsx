@@ -15,7 +15,7 @@ export default function SignupPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [error, setError] = useState('');
-  const done = () => navigate(returnTo(location.state), { replace: true });
+  const done = () => void navigate(returnTo(location.state), { replace: true });
   // Someone already signed in has nothing to do here: on to where they were going.
   if (status === 'signedIn') return <Navigate to={returnTo(location.state)} replace />;
   if (status === 'loading') return <Spinner centered />;
@@ -56,7 +56,7 @@ export default function SignupPage() {
           </Formik>
           <p className="text-center text-sm">
             Already have an account?{' '}
-            <Link to="/login" state={location.state} className="link link-primary">
+            <Link to="/login" state={location.state as unknown} className="link link-primary">
               Login
             </Link>
           </p>

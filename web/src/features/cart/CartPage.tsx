@@ -161,7 +161,13 @@ interface CheckoutValues {
 }
 
 /** The checkout form: the purchase form's details, then every line is ordered at once and paid once. */
-function CheckoutForm({ cart, onLineErrors }: { cart: CartState; onLineErrors(errors: Record<string, string>): void }) {
+function CheckoutForm({
+  cart,
+  onLineErrors,
+}: {
+  cart: CartState;
+  onLineErrors: (errors: Record<string, string>) => void;
+}) {
   const { user } = useAuth();
   const navigate = useNavigate();
   const [checkout] = useCheckoutMutation({

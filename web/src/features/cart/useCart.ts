@@ -59,9 +59,9 @@ export interface CartState {
   total: number;
   units: number;
   /** Adds units (a part already in the cart gets the sum); throws with the rules' message when refused. */
-  add(part: PartFieldsFragment, amount: number): Promise<void>;
-  setAmount(part: PartFieldsFragment, amount: number): Promise<void>;
-  remove(partId: string): Promise<void>;
+  add: (part: PartFieldsFragment, amount: number) => Promise<void>;
+  setAmount: (part: PartFieldsFragment, amount: number) => Promise<void>;
+  remove: (partId: string) => Promise<void>;
 }
 
 const changed = (seen: number, now: number) =>

@@ -56,21 +56,17 @@ if (typeof window !== 'undefined') {
 
 export const visitorCart = {
   lines: read,
-  subscribe(listener: Listener): () => void {
+  subscribe: (listener: Listener): (() => void) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  set(line: VisitorLine): void {
+  set: (line: VisitorLine): void => {
     const others = read().filter((l) => l.partId !== line.partId);
     const at = read().findIndex((l) => l.partId === line.partId);
     const next = [...others];
     next.splice(at < 0 ? next.length : at, 0, line);
     write(next);
   },
-  remove(partId: string): void {
-    write(read().filter((l) => l.partId !== partId));
-  },
-  clear(): void {
-    write([]);
-  },
+  remove: (partId: string): void => write(read().filter((l) => l.partId !== partId)),
+  clear: (): void => write([]),
 };

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams, type SetURLSearchParams } from 'react-router-dom';
+import { useDebouncedCallback } from 'use-debounce';
 import { firstRowCards, PartCard, PartCardSkeleton, partGridClass } from '../../components/PartCard';
 import { useCatalogQuery } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
@@ -35,7 +36,7 @@ function catalogQuery(q: string, page: number) {
   return next;
 }
 
-function Pagination({ page, pageCount, onPage }: { page: number; pageCount: number; onPage(page: number): void }) {
+function Pagination({ page, pageCount, onPage }: { page: number; pageCount: number; onPage: (page: number) => void }) {
   if (pageCount <= 1) return null;
   return (
     <nav aria-label="Pagination" className="mt-10 flex justify-center">
@@ -82,17 +83,17 @@ export default function CatalogPage() {
   const searchId = useId();
   const [text, setText] = useState(q);
 
-  // Back/forward (or a pasted link) changes the URL: the box follows, unless it already says the same.
-  useEffect(() => {
-    setText((current) => (current.trim() === q ? current : q));
-  }, [q]);
-
   // Typing updates the URL once the user pauses; a new search starts on page 1.
+  const search = useDebouncedCallback((typed: string) => {
+    if (typed !== q) setParams(catalogQuery(typed, 1), { replace: true });
+  }, searchDebounceMs);
+
+  // Back/forward (or a pasted link) changes the URL: the box follows, unless it already says the same, and
+  // a search still waiting for the pause is dropped.
   useEffect(() => {
-    if (text.trim() === q) return;
-    const timer = setTimeout(() => setParams(catalogQuery(text.trim(), 1), { replace: true }), searchDebounceMs);
-    return () => clearTimeout(timer);
-  }, [text, q, setParams]);
+    search.cancel();
+    setText((current) => (current.trim() === q ? current : q));
+  }, [q, search]);
 
   const { data, previousData, loading, error } = useCatalogQuery({
     variables: { search: q, offset: (page - 1) * catalogPageSize, limit: catalogPageSize },
@@ -122,7 +123,14 @@ export default function CatalogPage() {
           <h1 className="text-3xl font-extrabold sm:text-4xl">All Parts</h1>
           <p className="mt-2 text-gray-600">Every part we stock, sold in bulk from its minimum order.</p>
         </div>
-        <form role="search" className="w-full md:w-96" onSubmit={(e) => e.preventDefault()}>
+        <form
+          role="search"
+          className="w-full md:w-96"
+          onSubmit={(e) => {
+            e.preventDefault();
+            search.flush(); // Enter searches at once
+          }}
+        >
           <label htmlFor={searchId} className="label pb-1">
             <span className="label-text font-medium">Search parts</span>
           </label>
@@ -144,7 +152,10 @@ export default function CatalogPage() {
               id={searchId}
               type="search"
               value={text}
-              onChange={(e) => setText(e.target.value)}
+              onChange={(e) => {
+                setText(e.target.value);
+                search(e.target.value.trim());
+              }}
               placeholder="Brake pads, chain, 520…"
               className="grow"
             />

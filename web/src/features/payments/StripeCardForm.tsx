@@ -3,7 +3,7 @@ import type { Stripe } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { useMemo, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/apollo';
-import type { CardPaymentProps } from './cardPayment';
+import { cardDeclined, type CardPaymentProps } from './cardPayment';
 import { BusyButton } from '../../components/BusyButton';
 
 // One Stripe.js per key for the page's life; the pure entry loads Stripe's script only when this is called.
@@ -35,7 +35,7 @@ function StripeCardFields({ createIntent, confirm, billing, amountLabel }: CardP
         payment_method: { card, billing_details: { name: billing.name, email: billing.email } },
       });
       if (cardError || !paymentIntent) {
-        setError(cardError?.message ?? 'Your card was declined.');
+        setError(cardError?.message ?? cardDeclined);
         return;
       }
       await confirm(paymentIntent.id);

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { usePayWithTestCardMutation } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
-import type { CardPaymentProps } from './cardPayment';
+import { cardDeclined, type CardPaymentProps } from './cardPayment';
 import { BusyButton } from '../../components/BusyButton';
 
 const digitsOf = (value: string) => value.replace(/\D/g, '');
@@ -72,7 +72,7 @@ export default function TestCardForm({ createIntent, confirm, amountLabel }: Car
       });
       const result = data?.payWithTestCard;
       if (!result?.succeeded) {
-        setError(result?.error ?? 'Your card was declined.');
+        setError(result?.error ?? cardDeclined);
         return;
       }
       await confirm(result.paymentIntentId);

@@ -68,7 +68,7 @@ const slides: Slide[] = [
   },
 ];
 
-function Arrow({ direction, onClick }: { direction: 'prev' | 'next'; onClick(): void }) {
+function Arrow({ direction, onClick }: { direction: 'prev' | 'next'; onClick: () => void }) {
   return (
     <button
       type="button"

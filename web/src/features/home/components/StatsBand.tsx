@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useInView } from '../../../lib/useInView';
 
 /** The band counts up once this much of it is visible (spec §9). */
 export const statsVisibleThreshold = 0.3;
@@ -35,20 +36,6 @@ export const stats: Stat[] = [
 ];
 
 const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-
-/** Whether at least `threshold` of the element is on screen; always true where IntersectionObserver is missing. */
-function useInView<T extends Element>(threshold: number) {
-  const ref = useRef<T>(null);
-  const [inView, setInView] = useState(typeof IntersectionObserver === 'undefined');
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(([entry]) => setInView(entry.isIntersecting), { threshold });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [threshold]);
-  return [ref, inView] as const;
-}
 
 /** Counts from 0 up to `target` while `running`; back to 0 when it stops. */
 function useCountUp(target: number, running: boolean) {
@@ -98,7 +85,7 @@ function Counter({ stat, running }: { stat: Stat; running: boolean }) {
 
 /** The statistics band: counters animate from 0 when 30% of it is visible and reset when it leaves the view. */
 export function StatsBand() {
-  const [ref, inView] = useInView<HTMLElement>(statsVisibleThreshold);
+  const [ref, inView] = useInView<HTMLElement>({ threshold: statsVisibleThreshold });
   return (
     <section ref={ref} aria-labelledby="stats-title" className="bg-neutral py-16 text-neutral-content">
       <div className="mx-auto max-w-7xl px-4">
