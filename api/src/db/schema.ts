@@ -197,10 +197,15 @@ export const payments = pgTable(
     transactionId: text('transaction_id').notNull(),
     amountCents: cents('amount_cents').notNull(),
     gateway: text('gateway', { enum: ['test', 'stripe'] }).notNull(),
+    /** The checkout of the order paid (issue 14), null for an order placed alone. */
+    checkoutId: uuid('checkout_id'),
     createdAt: createdAt(),
   },
   (t) => [
-    // A checkout's payment is one row per order, all with the payment's transaction id.
+    // One transaction pays one order, or every order of one checkout: one row per order, all with its id.
+    uniqueIndex('payments_transaction_id_key')
+      .on(t.transactionId)
+      .where(sql`${t.checkoutId} is null`),
     index('payments_transaction_id_idx').on(t.transactionId),
     uniqueIndex('payments_order_id_key').on(t.orderId),
     index('payments_user_created_idx').on(t.userId, newest(t.createdAt)),

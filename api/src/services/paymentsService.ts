@@ -269,6 +269,7 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
             transactionId: intent.id,
             amountCents: order.totalCents,
             gateway: gateway.kind,
+            checkoutId: order.checkoutId,
           })),
         )
         .onConflictDoNothing();

@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react';
+import { MockedProvider } from '@apollo/client/testing';
 import { MemoryRouter } from 'react-router-dom';
 import { PartCard } from '../../src/components/PartCard';
 import { part } from './renderStorefront';
@@ -9,9 +10,11 @@ const longDescription =
 
 const renderCard = (overrides: Parameters<typeof part>[1]) =>
   render(
-    <MemoryRouter>
-      <PartCard part={part(7, overrides)} />
-    </MemoryRouter>,
+    <MockedProvider mocks={[]}>
+      <MemoryRouter>
+        <PartCard part={part(7, overrides)} />
+      </MemoryRouter>
+    </MockedProvider>,
   );
 
 describe('PartCard', () => {

@@ -143,7 +143,7 @@ export default function ManagePartsPage() {
       dialog={
         <>
           {deleteDialog}
-          <PricingDialog part={pricingOf} onClose={() => setPricingOf(null)} />
+          {pricingOf && <PricingDialog part={pricingOf} onClose={() => setPricingOf(null)} />}
         </>
       }
     >
