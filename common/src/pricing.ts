@@ -1,5 +1,5 @@
 import { centsToDollars, dollarsToCents, formatDollars } from './format';
-import { limits } from './rules';
+import { maxQuantity, messages } from './messages';
 
 /**
  * Quantity breaks and packs: the one pricing rule of the shop. The server charges `unitPriceCents(part, amount)`
@@ -32,8 +32,7 @@ export const pricingMessages = {
   tooManyTiers: `A part may carry at most ${maxPriceTiers} price breaks`,
   packSizeTooSmall: 'Pack size must be a whole number of at least 1',
   packSizeTooLarge: (max: number) => `Pack size must be ${max} or less`,
-  notPackMultiple: (packSize: number, below: number, above: number) =>
-    `Sold in packs of ${packSize}: order a multiple of ${packSize}${below > 0 ? ` (${below} or ${above})` : ` (${above})`}`,
+  notPackMultiple: (packSize: number, below: number, above: number) => messages.notPackMultiple(packSize, below, above),
 } as const;
 
 /** The part's breaks, cheapest-last (ascending by units), ignoring none: the server stores them validated. */
@@ -77,14 +76,6 @@ export const lowestTier = (part: Priced): PriceTier | null => {
 export const formatTier = (tier: PriceTier): string =>
   `from ${formatDollars(centsToDollars(tier.priceCents))} at ${tier.minUnits}+`;
 
-/** The message when `amount` is not a whole number of packs, else null. */
-export function packProblem(part: Priced, amount: number): string | null {
-  const packSize = part.packSize ?? 1;
-  if (packSize <= 1 || !Number.isInteger(amount) || amount % packSize === 0) return null;
-  const below = Math.floor(amount / packSize) * packSize;
-  return pricingMessages.notPackMultiple(packSize, below, below + packSize);
-}
-
 /** A price break as the admin's form sends it: units and a unit price in dollars. */
 export interface PriceTierInput {
   minUnits: unknown;
@@ -111,7 +102,7 @@ export function checkPriceTiers(
     const at = `priceTiers.${i}`;
     const units = tier?.minUnits;
     const price = tier?.price;
-    if (typeof units !== 'number' || !Number.isInteger(units) || units < 1 || units > limits.maxQuantity) {
+    if (typeof units !== 'number' || !Number.isInteger(units) || units < 1 || units > maxQuantity) {
       errors[`${at}.minUnits`] = pricingMessages.tierUnitsRequired;
     } else if (units < minOrder) errors[`${at}.minUnits`] = pricingMessages.tierUnitsTooFew(minOrder);
     else if (units <= lastUnits) errors[`${at}.minUnits`] = pricingMessages.tierUnitsNotAscending;
@@ -131,6 +122,6 @@ export function checkPackSize(input: unknown): { ok: true; value: number } | { o
   if (input === null || input === undefined) return { ok: true, value: 1 };
   if (typeof input !== 'number' || !Number.isInteger(input) || input < 1)
     return { ok: false, error: pricingMessages.packSizeTooSmall };
-  if (input > limits.maxQuantity) return { ok: false, error: pricingMessages.packSizeTooLarge(limits.maxQuantity) };
+  if (input > maxQuantity) return { ok: false, error: pricingMessages.packSizeTooLarge(maxQuantity) };
   return { ok: true, value: input };
 }

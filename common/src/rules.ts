@@ -1,7 +1,17 @@
 import * as yup from 'yup';
 import { dollarsToCents } from './format';
-import { maxChargeCents, messages } from './messages';
-import { packProblem } from './pricing';
+import { maxChargeCents, maxQuantity, messages } from './messages';
+
+/**
+ * The message when `amount` units of a part sold in packs of `packSize` is not a whole number of packs, else
+ * null (issue 14; the rest of the pricing rule is in pricing.ts, which imports this file, never the reverse).
+ */
+export function packProblem(part: { packSize?: number | null }, amount: number): string | null {
+  const packSize = part.packSize ?? 1;
+  if (packSize <= 1 || !Number.isInteger(amount) || amount % packSize === 0) return null;
+  const below = Math.floor(amount / packSize) * packSize;
+  return messages.notPackMultiple(packSize, below, below + packSize);
+}
 
 /** Limits shared by the forms and the API. */
 export const limits = {
@@ -12,7 +22,7 @@ export const limits = {
   urlText: 2048,
   /** A unit price, and the total of one order: what one card payment can be (Stripe's limit). */
   maxChargeCents,
-  maxQuantity: 1_000_000,
+  maxQuantity,
 } as const;
 
 /** The most units of a part at `priceCents` that one order (one card payment) can hold. */
@@ -107,7 +117,7 @@ export const orderAmountRule = ({ minOrder, available, priceCents, packSize }: S
     // A second .max would replace the first (yup keeps one test per name).
     .test('quantity-bound', messages.tooLarge(limits.maxQuantity), (n) => n == null || n <= limits.maxQuantity)
     .test('whole-packs', function wholePacks(n) {
-      const problem = n == null ? null : packProblem({ priceCents: 0, packSize }, n);
+      const problem = n == null ? null : packProblem({ packSize }, n);
       return problem === null || this.createError({ message: problem });
     });
   if (priceCents === undefined || priceCents <= 0) return rule;

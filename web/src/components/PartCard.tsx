@@ -1,7 +1,7 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import type { PartFieldsFragment } from '../generated/graphql';
-import { AddToCartButton } from '../features/cart/AddToCart';
 import { FromTier } from '../features/cart/PriceBreaks';
 import { PartImage } from './PartImage';
 
@@ -9,6 +9,10 @@ import { PartImage } from './PartImage';
  * One part in a grid: image, cut name and description, price, order limits and a Purchase link (spec §2).
  * Images load lazily, except on the cards a page marks `priority` (its first row, in view on arrival).
  */
+// Add to cart carries the purchase rules (and their validation library): loaded after the card, so the home
+// page's first download does not grow. Until then the button shows, disabled.
+const AddToCartButton = lazy(() => import('../features/cart/AddToCart').then((m) => ({ default: m.AddToCartButton })));
+
 export function PartCard({
   part,
   priority = false,
@@ -58,7 +62,15 @@ export function PartCard({
           <Link to={`/purchase/${part.id}`} className="btn btn-primary">
             Purchase<span className="sr-only"> {part.name}</span>
           </Link>
-          <AddToCartButton part={part} />
+          <Suspense
+            fallback={
+              <button type="button" className="btn btn-outline btn-primary" disabled>
+                Add to cart<span className="sr-only"> {part.name}</span>
+              </button>
+            }
+          >
+            <AddToCartButton part={part} />
+          </Suspense>
         </div>
       </div>
     </article>

@@ -1,10 +1,9 @@
 import { Link } from 'react-router-dom';
-import { useCart } from './useCart';
+import { useCartCount } from './useCartCount';
 
 /** The header's cart link: how many parts (lines) the cart holds, in its accessible name too. */
 export function CartBadge() {
-  const { lines } = useCart();
-  const count = lines.length;
+  const count = useCartCount();
   const label = `Cart, ${count} ${count === 1 ? 'part' : 'parts'}`;
   return (
     <Link to="/cart" className="btn btn-ghost btn-circle" aria-label={label} title={label} data-testid="cart-badge">

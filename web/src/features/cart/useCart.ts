@@ -1,4 +1,5 @@
-import { check, dollarsToCents, orderAmountSchema, unitPriceCents, type PriceTier } from '@partsyard/common';
+import { check, dollarsToCents, orderAmountSchema } from '@partsyard/common';
+import { unitPriceOf } from './priced';
 import { useSyncExternalStore } from 'react';
 import {
   useAddToCartMutation,
@@ -10,17 +11,6 @@ import {
 import { useOptionalAuth } from '../auth/AuthProvider';
 import { writeCart } from './cartCache';
 import { visitorCart } from './visitorCart';
-
-/** The pricing rule's view of a part as the API sends it (dollars) : cents, as common/pricing.ts counts. */
-export const pricedOf = (part: PartFieldsFragment) => ({
-  priceCents: dollarsToCents(part.price),
-  priceTiers: part.priceTiers.map((t): PriceTier => ({ minUnits: t.minUnits, priceCents: dollarsToCents(t.price) })),
-  packSize: part.packSize,
-});
-
-/** The unit price in dollars for `amount` units of `part` (its quantity breaks), as the server charges it. */
-export const unitPriceOf = (part: PartFieldsFragment, amount: number): number =>
-  unitPriceCents(pricedOf(part), amount) / 100;
 
 /** Why `amount` units of `part` cannot be ordered (the purchase rules' message), else null. */
 export function amountProblem(part: PartFieldsFragment, amount: unknown): string | null {

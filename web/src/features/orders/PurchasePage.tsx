@@ -11,7 +11,8 @@ import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { useAuth } from '../auth/AuthProvider';
 import { BusyButton } from '../../components/BusyButton';
 import { PriceBreaks } from '../cart/PriceBreaks';
-import { amountProblem, unitPriceOf, useCart } from '../cart/useCart';
+import { unitPriceOf } from '../cart/priced';
+import { amountProblem, useCart } from '../cart/useCart';
 import type { PartFieldsFragment } from '../../generated/graphql';
 
 /** Adds the form's amount to the cart instead of ordering it now (checked by the same rule, its message shown). */
