@@ -51,7 +51,13 @@ async function checkOutAndPay(page: Page, shotName: string) {
   await page.getByLabel('Phone').fill('01712345678');
   await page.getByRole('button', { name: /^Check out and pay / }).click();
   await page.waitForURL(/\/payment\//);
-  await page.getByTestId('checkout-summary').waitFor();
+  await page
+    .getByRole('heading', { name: 'Payment Now' })
+    .waitFor({ timeout: 10_000 })
+    .catch(() => undefined);
+  if (!(await page.getByTestId('checkout-summary').count())) {
+    throw new Error(`the payment page shows no checkout: ${(await page.locator('main').innerText()).slice(0, 400)}`);
+  }
   await page.getByText('Test mode — use 4242 4242 4242 4242').waitFor();
   await expectAccessible(page, `the payment page of a checkout (${shotName})`);
   await shot(page, shotName);

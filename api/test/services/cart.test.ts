@@ -181,7 +181,8 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
 
   describe('paying a checkout: one intent for the sum, every order records its transaction id', () => {
     it('pays all orders of the checkout at once from any of its orders, and each can be reviewed', async () => {
-      const buyer = await newCustomer();
+      const buyerUser = await signUp(app);
+      const buyer = await actorOf(app, buyerUser);
       const a = await part();
       const b = await part({ price: 4 });
       await cart().addToCart(buyer, a.id, 5);
@@ -203,6 +204,19 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
       ]);
       const paid = await db().select().from(payments).where(eq(payments.transactionId, intent.id));
       expect(paid.map((p) => p.amountCents).sort()).toEqual([4000, 5000]);
+      // Any order of the checkout shows the whole checkout (the payment page).
+      const shown = await app.gql<{
+        order: { checkoutId: string; checkout: { total: number; orders: { id: string }[] } };
+      }>(
+        'query($id: ID!) { order(id: $id) { checkoutId checkout { id total orders { id unitPrice price } } } }',
+        { id: placed[1].id },
+        buyerUser.token,
+      );
+      expect(shown.errors).toBeUndefined();
+      expect(shown.data?.order.checkout).toMatchObject({
+        total: 90,
+        orders: [{ id: placed[0].id }, { id: placed[1].id }],
+      });
       // Confirming again (or from the other order) records nothing twice.
       expect((await pay.confirmPaymentOutcome(buyer, placed[0].id, intent.id)).recorded).toBe(false);
       for (const p of [a, b]) {

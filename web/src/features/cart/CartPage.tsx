@@ -10,7 +10,6 @@ import { Spinner } from '../../components/Spinner';
 import { useCheckoutMutation, usePartQuery, type PartFieldsFragment } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { useAuth } from '../auth/AuthProvider';
-import { writeCart } from './cartCache';
 import { PriceBreaks } from './PriceBreaks';
 import { amountProblem, useCart, type CartLineView, type CartState } from './useCart';
 import { visitorCart } from './visitorCart';
@@ -170,9 +169,8 @@ function CheckoutForm({
 }) {
   const { user } = useAuth();
   const navigate = useNavigate();
-  const [checkout] = useCheckoutMutation({
-    update: (cache) => writeCart(cache, { lines: [], total: 0, units: 0, ready: false }),
-  });
+  // The checkout emptied the cart on the server: the badge and this page ask for it again.
+  const [checkout] = useCheckoutMutation({ refetchQueries: ['Cart'] });
   const [refusal, setRefusal] = useState<string | null>(null);
   const initialValues = useMemo(() => ({ name: user?.displayName ?? '', phone: '', address: '' }), [user?.displayName]);
   const submit = async (values: CheckoutValues, helpers: FormikHelpers<CheckoutValues>) => {
