@@ -213,10 +213,8 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
         buyerUser.token,
       );
       expect(shown.errors).toBeUndefined();
-      expect(shown.data?.order.checkout).toMatchObject({
-        total: 90,
-        orders: [{ id: placed[0].id }, { id: placed[1].id }],
-      });
+      expect(shown.data?.order.checkout.total).toBe(90);
+      expect(shown.data?.order.checkout.orders.map((o) => o.id).sort()).toEqual(placed.map((o) => o.id).sort());
       // Confirming again (or from the other order) records nothing twice.
       expect((await pay.confirmPaymentOutcome(buyer, placed[0].id, intent.id)).recorded).toBe(false);
       for (const p of [a, b]) {
