@@ -42,6 +42,9 @@ const adminUrl =
 const counts = { parts: 10_000, users: 2_000, orders: 100_000, reviews: 20_000 };
 const raceCustomers = 50;
 const raceStock = 1_000;
+/** The checkout scenario (issue 14): carts of this many lines, checked out by this many customers at once. */
+const checkoutLines = 20;
+const checkoutCustomers = 10;
 
 async function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: adminUrl });
@@ -118,6 +121,7 @@ const allOrdersQuery = `query AllOrders($status: OrderStatus, $offset: Int, $lim
 const overviewQuery = `query AdminOverview { adminOverview { revenueLast30Days revenueByDay { day revenue orders }
   ordersByStatus { status count } unitsReserved unpaidOrders topParts { partId name revenue units }
   lowStock { id name available minOrder } lowStockTotal latestMessages { id firstName message createdAt } } }`;
+const checkoutMutation = `mutation Checkout($input: CheckoutInput!) { checkout(input: $input) { id total orders { id } } }`;
 const placeOrderMutation = `mutation PlaceOrder($input: PlaceOrderInput!) { placeOrder(input: $input) { id orderAmount } }`;
 
 /** The home page's data in one SQL statement: what a minimal handler can do at best. */
@@ -490,6 +494,63 @@ async function main(): Promise<void> {
     });
     console.log(`bench: ${raceCheck}`);
 
+    // Checkout (issue 14): customers check out carts of 20 lines at once, round after round. A cart refills
+    // (SQL, not timed) before each round; the time of each checkout request is measured.
+    const checkoutParts = rowsOf<{ id: string }>(
+      await db.execute(sql`insert into parts (name, description, price_cents, min_order, available)
+                           select 'Bench checkout part ' || g, 'Ordered by the checkout scenario.', 250 + g, 1, 10000000
+                           from generate_series(1, ${checkoutLines}) g returning id`),
+    );
+    const shoppers = racers.slice(0, checkoutCustomers);
+    const latencies: number[] = [];
+    let checkoutErrors = 0;
+    let checkedOut = 0;
+    const checkoutStarted = Date.now();
+    while (Date.now() - checkoutStarted < durationSeconds * 1000) {
+      await db.execute(sql`insert into cart_lines (user_id, part_id, amount, seen_unit_price_cents)
+                           select u.id, p.id, 3, 0
+                           from unnest(${`{${shoppers.map((r) => r.id).join(',')}}`}::uuid[]) u(id)
+                           cross join unnest(${`{${checkoutParts.map((r) => r.id).join(',')}}`}::uuid[]) p(id)
+                           on conflict do nothing`);
+      await Promise.all(
+        shoppers.map(async (shopper) => {
+          const t0 = performance.now();
+          const answer = await fetch(graphqlUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenOf(shopper)}` },
+            body: gql(checkoutMutation, { input: { name: 'Shopper', phone: '01712345678', address: 'Dhaka' } }),
+          });
+          const body = (await answer.json()) as { data?: { checkout: { orders: unknown[] } }; errors?: unknown };
+          latencies.push(performance.now() - t0);
+          if (body.data?.checkout.orders.length === checkoutLines) checkedOut += 1;
+          else checkoutErrors += 1;
+        }),
+      );
+    }
+    const checkoutSeconds = (Date.now() - checkoutStarted) / 1000;
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+    const [placed] = rowsOf<{ orders: number; checkouts: number }>(
+      await db.execute(sql`select count(*)::int as orders, count(distinct checkout_id)::int as checkouts
+                           from orders where part_id in (select id from parts where name like 'Bench checkout part %')`),
+    );
+    const checkoutCheck =
+      `${fmt(checkedOut)} checkouts of ${checkoutLines} lines placed ${fmt(placed.orders)} orders in ` +
+      `${fmt(placed.checkouts)} checkouts (${placed.orders === checkedOut * checkoutLines ? 'consistent' : 'INCONSISTENT'})`;
+    rows.push({
+      name: `checkout: ${checkoutLines}-line carts, ${checkoutCustomers} customers at once (checkouts/s)`,
+      requests: latencies.length,
+      requestsPerSecond: checkedOut / checkoutSeconds,
+      p50: at(0.5),
+      p99: at(0.99),
+      errors: checkoutErrors,
+      graphqlErrors: 0,
+      graphqlOk: checkedOut,
+      graphql: true,
+      note: `${fmt((checkedOut * checkoutLines) / checkoutSeconds)} orders/s`,
+    });
+    console.log(`bench: ${checkoutCheck}`);
+
     const floorRow = rows[0];
     const home = rows[1];
     const result = table(rows, floorRow);
@@ -513,6 +574,9 @@ async function main(): Promise<void> {
       result,
       '',
       `placeOrder check: ${raceCheck}.`,
+      '',
+      `Checkout check: ${checkoutCheck}. The checkout row is measured by the bench itself (sequential rounds of ` +
+        `${checkoutCustomers} concurrent checkouts, each cart refilled by SQL between rounds), not by autocannon.`,
       '',
       budget,
       '',

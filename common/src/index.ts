@@ -2,3 +2,4 @@ export * from './messages';
 export * from './rules';
 export * from './format';
 export * from './pages';
+export * from './pricing';

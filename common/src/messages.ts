@@ -2,6 +2,8 @@ import { centsToDollars, formatDollars } from './format';
 
 /** The most one card payment may be, in cents: Stripe's limit per charge (99,999,999 of the smallest unit). */
 export const maxChargeCents = 99_999_999;
+/** The most units one order may ask for (limits.maxQuantity; here so that pricing.ts needs no validation library). */
+export const maxQuantity = 1_000_000;
 const maxCharge = formatDollars(centsToDollars(maxChargeCents));
 
 /** Every user-facing validation message, written once; the spec's §5 texts are kept word for word. */
@@ -22,6 +24,8 @@ export const messages = {
     `An order can cost at most ${maxCharge}, the most one card payment can be: order at most ${maxItems} ${maxItems === 1 ? 'item' : 'items'}`,
   partNotForSale: 'This part has no price yet and cannot be ordered',
   wholeNumber: 'Must be a whole number',
+  notPackMultiple: (packSize: number, below: number, above: number) =>
+    `Sold in packs of ${packSize}: order a multiple of ${packSize}${below > 0 ? ` (${below} or ${above})` : ` (${above})`}`,
   partNameRequired: "The part's name is required",
   priceRequired: 'Price is required',
   priceNegative: "Price can't be negative",

@@ -60,6 +60,12 @@ export const pages: PageInfo[] = [
     public: true,
   },
   {
+    path: '/cart',
+    title: `Your cart — ${siteName}`,
+    description: 'The parts in your cart: amounts, prices and quantity breaks; check out and pay them at once.',
+    public: false,
+  },
+  {
     path: '/login',
     title: `Login — ${siteName}`,
     description: 'Log in to PartsYard to order parts, pay for your orders and review what you bought.',

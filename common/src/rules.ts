@@ -1,6 +1,17 @@
 import * as yup from 'yup';
 import { dollarsToCents } from './format';
-import { maxChargeCents, messages } from './messages';
+import { maxChargeCents, maxQuantity, messages } from './messages';
+
+/**
+ * The message when `amount` units of a part sold in packs of `packSize` is not a whole number of packs, else
+ * null (issue 14; the rest of the pricing rule is in pricing.ts, which imports this file, never the reverse).
+ */
+export function packProblem(part: { packSize?: number | null }, amount: number): string | null {
+  const packSize = part.packSize ?? 1;
+  if (packSize <= 1 || !Number.isInteger(amount) || amount % packSize === 0) return null;
+  const below = Math.floor(amount / packSize) * packSize;
+  return messages.notPackMultiple(packSize, below, below + packSize);
+}
 
 /** Limits shared by the forms and the API. */
 export const limits = {
@@ -11,7 +22,7 @@ export const limits = {
   urlText: 2048,
   /** A unit price, and the total of one order: what one card payment can be (Stripe's limit). */
   maxChargeCents,
-  maxQuantity: 1_000_000,
+  maxQuantity,
 } as const;
 
 /** The most units of a part at `priceCents` that one order (one card payment) can hold. */
@@ -91,9 +102,11 @@ export interface StockLimits {
   minOrder: number;
   available: number;
   priceCents?: number;
+  /** Sold in packs of this many (1 or missing: any whole number). */
+  packSize?: number | null;
 }
 
-export const orderAmountRule = ({ minOrder, available, priceCents }: StockLimits) => {
+export const orderAmountRule = ({ minOrder, available, priceCents, packSize }: StockLimits) => {
   const rule = yup
     .number()
     .typeError(messages.orderAmountRequired)
@@ -102,11 +115,18 @@ export const orderAmountRule = ({ minOrder, available, priceCents }: StockLimits
     .min(minOrder, messages.orderAmountBelowMin(minOrder))
     .max(available, messages.orderAmountAboveAvailable(available))
     // A second .max would replace the first (yup keeps one test per name).
-    .test('quantity-bound', messages.tooLarge(limits.maxQuantity), (n) => n == null || n <= limits.maxQuantity);
+    .test('quantity-bound', messages.tooLarge(limits.maxQuantity), (n) => n == null || n <= limits.maxQuantity)
+    .test('whole-packs', function wholePacks(n) {
+      const problem = n == null ? null : packProblem({ packSize }, n);
+      return problem === null || this.createError({ message: problem });
+    });
   if (priceCents === undefined || priceCents <= 0) return rule;
   const maxItems = maxUnitsPerCharge(priceCents);
   return rule.test('total-fits-one-charge', messages.orderTotalTooLarge(maxItems), (n) => n == null || n <= maxItems);
 };
+
+/** An amount alone (a cart line, a checkout's line): the same rules as the purchase form's amount. */
+export const orderAmountSchema = (stock: StockLimits) => yup.object({ orderAmount: orderAmountRule(stock) });
 
 /** The purchase form; email is the signed-in user's and is checked by emailRule where it is shown. */
 export const purchaseSchema = (stock: StockLimits) =>
@@ -116,6 +136,13 @@ export const purchaseSchema = (stock: StockLimits) =>
     orderAmount: orderAmountRule(stock),
     address: longText().default(''),
   });
+
+/** A checkout's contact details (the purchase form's, without an amount: the cart's lines carry those). */
+export const checkoutSchema = yup.object({
+  name: shortText().required(messages.nameRequired),
+  phone: phoneRule(),
+  address: longText().default(''),
+});
 
 export const partSchema = yup.object({
   name: shortText().required(messages.partNameRequired),

@@ -1,10 +1,13 @@
 import { sql } from 'drizzle-orm';
+import type { PriceTier } from '@partsyard/common';
 import {
   bigint,
   boolean,
   check,
   index,
   integer,
+  jsonb,
+  primaryKey,
   pgTable,
   text,
   timestamp,
@@ -88,9 +91,17 @@ export const parts = pgTable(
     available: integer('available').notNull(),
     /** Units taken by orders that were not cancelled; ranks popular parts. */
     sold: integer('sold').notNull().default(0),
+    /**
+     * Quantity breaks: from `minUnits` units on, each unit costs `priceCents` (ascending by minUnits, each price
+     * below the one before and below the base price). The pricing rule is `unitPriceCents` in common/pricing.ts.
+     */
+    priceTiers: jsonb('price_tiers').$type<PriceTier[]>().notNull().default([]),
+    /** Sold in packs of this many units: an order's amount must be a multiple of it (1: any whole number). */
+    packSize: integer('pack_size').notNull().default(1),
     createdAt: createdAt(),
   },
   (t) => [
+    check('parts_pack_size_check', sql`${t.packSize} >= 1`),
     check('parts_price_check', sql`${t.priceCents} >= 0`),
     check('parts_min_order_check', sql`${t.minOrder} >= 1`),
     check('parts_available_check', sql`${t.available} >= 0`),
@@ -124,6 +135,11 @@ export const orders = pgTable(
       .notNull()
       .default('unpaid'),
     transactionId: text('transaction_id'),
+    /**
+     * The checkout that placed this order with others (one cart, one transaction, one payment for the sum); null
+     * for an order placed alone. The orders of a checkout share their expiry and, once paid, the transaction id.
+     */
+    checkoutId: uuid('checkout_id'),
     createdAt: createdAt(),
     /**
      * When an unpaid order's reservation runs out: placed at now() + UNPAID_ORDER_EXPIRY by the app. The
@@ -146,7 +162,14 @@ export const orders = pgTable(
       'orders_paid_has_transaction_check',
       sql`(${t.status} in ('unpaid', 'expired')) = (${t.transactionId} is null)`,
     ),
-    uniqueIndex('orders_transaction_id_key').on(t.transactionId),
+    // One payment pays one order, or every order of one checkout (which share the transaction id).
+    uniqueIndex('orders_transaction_id_key')
+      .on(t.transactionId)
+      .where(sql`${t.checkoutId} is null`),
+    index('orders_transaction_id_idx').on(t.transactionId),
+    index('orders_checkout_idx')
+      .on(t.checkoutId)
+      .where(sql`${t.checkoutId} is not null`),
     index('orders_user_created_idx').on(t.userId, newest(t.createdAt), newest(t.id)),
     index('orders_created_at_idx').on(newest(t.createdAt), newest(t.id)),
     index('orders_status_created_idx').on(t.status, newest(t.createdAt), newest(t.id)),
@@ -179,10 +202,16 @@ export const payments = pgTable(
     transactionId: text('transaction_id').notNull(),
     amountCents: cents('amount_cents').notNull(),
     gateway: text('gateway', { enum: ['test', 'stripe'] }).notNull(),
+    /** The checkout of the order paid (issue 14), null for an order placed alone. */
+    checkoutId: uuid('checkout_id'),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('payments_transaction_id_key').on(t.transactionId),
+    // One transaction pays one order, or every order of one checkout: one row per order, all with its id.
+    uniqueIndex('payments_transaction_id_key')
+      .on(t.transactionId)
+      .where(sql`${t.checkoutId} is null`),
+    index('payments_transaction_id_idx').on(t.transactionId),
     uniqueIndex('payments_order_id_key').on(t.orderId),
     index('payments_user_created_idx').on(t.userId, newest(t.createdAt)),
     check('payments_amount_check', sql`${t.amountCents} > 0`),
@@ -277,6 +306,32 @@ export const gatewayIntents = pgTable(
   ],
 );
 
+/**
+ * A signed-in customer's cart, kept on the server so every device sees the same one: one line per part, with
+ * the amount wanted and the unit price the customer saw when adding it (the cart names a price change).
+ */
+export const cartLines = pgTable(
+  'cart_lines',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    partId: uuid('part_id')
+      .notNull()
+      .references(() => parts.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    /** The unit price (with its quantity break) when the line was added or its amount last set. */
+    seenUnitPriceCents: cents('seen_unit_price_cents').notNull(),
+    addedAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'cart_lines_pkey', columns: [t.userId, t.partId] }),
+    check('cart_lines_amount_check', sql`${t.amount} > 0`),
+    index('cart_lines_part_idx').on(t.partId),
+  ],
+);
+
 export const contactMessages = pgTable(
   'contact_messages',
   {
@@ -336,6 +391,8 @@ export const rateLimitCounters = pgTable('rate_limits', {
   expire: bigint('expire', { mode: 'number' }),
 });
 
+export type PriceTierRow = PriceTier;
+export type CartLineRow = typeof cartLines.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type PartRow = typeof parts.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;

@@ -24,7 +24,9 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { maxPriceTiers } from '@partsyard/common';
 import { bodyRefusal } from '../http/requestBody';
+import { maxCartLines } from '../services/cartService';
 
 /**
  * Bounds on what one GraphQL request may ask for, checked before anything runs. Every operation is small
@@ -41,6 +43,16 @@ export const queryLimits = {
   maxCost: 10_000,
   /** A list with no limit argument, or a limit above it, counts this many items (the largest page served). */
   listSize: 200,
+  /**
+   * Lists the server itself keeps short, counted at their bound rather than `listSize`: a part's quantity
+   * breaks (maxPriceTiers), a cart's lines and a checkout's orders (maxCartLines).
+   */
+  boundedLists: {
+    'Part.priceTiers': maxPriceTiers,
+    'Cart.lines': maxCartLines,
+    'Checkout.orders': maxCartLines,
+    'CartMerge.notes': maxCartLines,
+  } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,
   /** Operations in one batched HTTP request (a JSON array of operations). */
@@ -212,7 +224,8 @@ export function measureOperation(
       const named = getNamedType(field.type);
       if (!selection.selectionSet || !isCompositeType(named)) continue;
       const ownLimit = limitOf(field, selection);
-      const items = isListType(getNullableType(field.type)) ? (ownLimit ?? pageLimit ?? limits.listSize) : 1;
+      const bound = limits.boundedLists[`${parent.name}.${name}`];
+      const items = isListType(getNullableType(field.type)) ? (bound ?? ownLimit ?? pageLimit ?? limits.listSize) : 1;
       const children = dataCost(selection.selectionSet, named, ownLimit, Math.floor((budget - cost) / items));
       cost += items * children;
     }

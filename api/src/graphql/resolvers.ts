@@ -1,4 +1,4 @@
-import { centsToDollars } from '@partsyard/common';
+import { centsToDollars, nextTier, tierFor } from '@partsyard/common';
 import { AppError } from '../errors';
 import { isPaid } from '../services/ordersService';
 import type { Resolvers } from './generated';
@@ -41,6 +41,7 @@ export const resolvers: Resolvers = {
         topParts: overview.topParts.map((p) => ({ ...p, revenue: centsToDollars(p.revenueCents) })),
       };
     },
+    cart: (_, __, { services, actor }) => services.cart.cart(actor),
     paymentSettings: (_, __, { services }) => services.payments.paymentSettings(),
     clientSettings: (_, __, { services, clientSettings }) => ({
       ...clientSettings,
@@ -65,11 +66,38 @@ export const resolvers: Resolvers = {
     grantAdmin: async (_, { email }, { services, actor }) => (await services.users.grantAdmin(actor, email)).user,
     revokeAdmin: async (_, { email }, { services, actor }) => (await services.users.revokeAdmin(actor, email)).user,
     deleteUser: (_, { id }, { services, actor }) => services.users.deleteUser(actor, id),
+    addToCart: (_, { partId, amount }, { services, actor }) => services.cart.addToCart(actor, partId, amount),
+    setCartLineAmount: (_, { partId, amount }, { services, actor }) =>
+      services.cart.setCartLineAmount(actor, partId, amount),
+    removeCartLine: (_, { partId }, { services, actor }) => services.cart.removeCartLine(actor, partId),
+    mergeCart: (_, { lines }, { services, actor }) => services.cart.mergeCart(actor, lines),
+    checkout: (_, { input }, { services, actor, client }) => services.cart.checkout(actor, input, client),
+    setPartPricing: (_, args, { services, actor }) => services.parts.setPartPricing(actor, args.id, args),
     sendContactMessage: (_, { input }, { services, client }) => services.contact.sendMessage(input, client),
   },
 
   Part: {
     price: (part) => centsToDollars(part.priceCents),
+  },
+  PriceTier: {
+    price: (tier) => centsToDollars(tier.priceCents),
+  },
+  NextPriceTier: {
+    savesPerUnit: (next) => centsToDollars(next.savesPerUnitCents),
+  },
+  Cart: {
+    total: (cart) => centsToDollars(cart.totalCents),
+  },
+  CartLine: {
+    unitPrice: (line) => centsToDollars(line.unitPriceCents),
+    seenUnitPrice: (line) => centsToDollars(line.seenUnitPriceCents),
+    lineTotal: (line) => centsToDollars(line.lineTotalCents),
+    tier: (line) => tierFor(line.part, line.amount),
+    nextTier: (line) => nextTier(line.part, line.amount),
+  },
+  Checkout: {
+    id: (checkout) => checkout.checkoutId,
+    total: (checkout) => centsToDollars(checkout.totalCents),
   },
   Order: {
     unitPrice: (order) => centsToDollars(order.unitPriceCents),
@@ -79,6 +107,7 @@ export const resolvers: Resolvers = {
     expiresAt: (order) => (isPaid(order.status) ? null : isoRequired(order.expiresAt)),
     paidAt: (order) => iso(order.paidAt),
     shippedAt: (order) => iso(order.shippedAt),
+    checkout: (order, _, { services }) => services.orders.checkoutOf(order),
   },
   User: {
     email: (user) => user.email ?? '',

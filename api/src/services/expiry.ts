@@ -56,9 +56,14 @@ export async function expireDueOrdersIn(tx: Tx, where?: SQL, limit = expiryBatch
   await tx
     .update(gatewayIntents)
     .set({ nextCheckAt: sql`now()` })
-    .where(and(inArray(gatewayIntents.orderId, ids), eq(gatewayIntents.status, 'open')));
+    .where(and(inArray(gatewayIntents.orderId, intentKeys(expired, ids)), eq(gatewayIntents.status, 'open')));
   return expired;
 }
+
+/** The ids a payment intent of these orders is noted under: each order's, and its checkout's (issue 14). */
+export const intentKeys = (rows: readonly Pick<OrderRow, 'checkoutId'>[], ids: readonly string[]): string[] => [
+  ...new Set([...ids, ...rows.flatMap((o) => (o.checkoutId ? [o.checkoutId] : []))]),
+];
 
 /** One line per expired order (after its transaction committed): which stock went back. */
 export function logExpired(expired: OrderRow[]): void {

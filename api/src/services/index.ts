@@ -4,6 +4,7 @@ import { defaultOrderLimits, defaultRateLimits, type OrderLimits } from '../conf
 import { createRateLimits, type RateLimiter } from '../rateLimits';
 import type { Identity } from '../identity/firebaseIdentity';
 import type { PaymentGateway } from '../payments/paymentGateway';
+import { createCartService } from './cartService';
 import { createContactService } from './contactService';
 import { createOrdersService } from './ordersService';
 import { createOverviewService } from './overviewService';
@@ -37,6 +38,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     parts,
     orders,
+    cart: createCartService({ db: deps.db, parts, orders, rateLimits }),
     users: createUsersService({ ...deps, rateLimits }),
     payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders }),
     reviews: createReviewsService({ db: deps.db, parts }),

@@ -1,19 +1,30 @@
-import { check, messages, purchaseSchema } from '@partsyard/common';
+import { randomUUID } from 'node:crypto';
+import {
+  centsToDollars,
+  check,
+  formatDollars,
+  maxChargeCents,
+  messages,
+  orderAmountSchema,
+  purchaseSchema,
+  unitPriceCents,
+} from '@partsyard/common';
 import { and, count, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { OrderLimits } from '../config';
-import type { Db } from '../db/database';
-import { gatewayIntents, orders, type OrderRow } from '../db/schema';
-import { accountGone, badInput, conflict, notFound } from '../errors';
+import type { Db, Tx } from '../db/database';
+import { gatewayIntents, orders, parts as partsTable, type OrderRow } from '../db/schema';
+import { accountGone, AppError, badInput, conflict, forbidden, notFound } from '../errors';
+import { emitEvent } from '../logger';
+import type { Client, RateLimiter } from '../rateLimits';
 import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
 import type { Actor } from './actor';
-import { authorize, authorizeTarget, type SignedInOperation } from './rights';
-import { emitEvent } from '../logger';
-import type { Client, RateLimiter } from '../rateLimits';
 import { orderPlacedEmail, shippedEmail } from './emails';
-import { expireDueOrders, expireOrderIfDue } from './expiry';
+import { expireDueOrders, expireOrderIfDue, intentKeys } from './expiry';
 import { enqueueEmail } from './outbox';
 import { isId, page, pageSizes, pageWithTotal, type Page } from './paging';
+import { authorize, authorizeTarget, type SignedInOperation } from './rights';
 import type { PartsService } from './partsService';
 import { releaseStock, takeStock } from './stock';
 
@@ -33,6 +44,42 @@ export const alreadyPaidMessage = 'This order is already paid';
 /** Why an expired order cannot be paid (createPaymentIntent, payWithTestCard, confirmPayment: 409). */
 export const orderExpiredMessage =
   'This order expired before it was paid and its items went back on sale: place a new order';
+
+/** What a checkout may add to the one order-writing transaction. */
+export interface CheckoutOptions {
+  /** The total the customer saw, in cents: nothing is placed when the lines cost otherwise now. */
+  expectedTotalCents?: number;
+  /** More work in the same transaction, once the orders are written (the cart's lines leave it). */
+  also?: (tx: Tx, placed: OrderRow[]) => Promise<void>;
+}
+
+/** A checkout of an empty cart. */
+export const emptyCartMessage = 'Your cart is empty: add parts before checking out';
+/** A cart line whose part was deleted. */
+export const partGoneMessage = 'This part is no longer sold: remove it from your cart';
+/** The total the customer saw is not what the lines cost now (a price or a quantity break changed). */
+export const totalChangedMessage = (cents: number) =>
+  `Prices changed since you looked: the total is now ${formatDollars(centsToDollars(cents))}. Check your cart and check out again`;
+/** A checkout whose sum no single card payment can carry. */
+export const checkoutTooLargeMessage = `A checkout can cost at most ${formatDollars(centsToDollars(maxChargeCents))}, the most one card payment can be: check out fewer parts at once`;
+
+/** A checkout refused because of some lines: nothing was ordered, and each failing line says why. */
+function checkoutRefused(problems: Record<string, string>) {
+  const n = Object.keys(problems).length;
+  const error = badInput(problems);
+  return new AppError(
+    'BAD_USER_INPUT',
+    `Nothing was ordered: ${n} ${n === 1 ? 'line' : 'lines'} of your cart cannot be ordered as ${n === 1 ? 'it stands' : 'they stand'}. ${Object.values(problems).join('; ')}`,
+    error.fields,
+  );
+}
+
+/** Thrown inside writeOrders' transaction to roll every line back when one could not be taken. */
+class ShortOfStock extends Error {
+  constructor(readonly partIds: string[]) {
+    super('short of stock');
+  }
+}
 
 export function createOrdersService(deps: {
   db: Db;
@@ -85,16 +132,89 @@ export function createOrdersService(deps: {
     );
   }
 
+  /** The cap's count: an order placed alone counts one, and so does a whole checkout (however many lines). */
+  const unpaidHeld = sql<number>`count(distinct coalesce(${orders.checkoutId}, ${orders.id}))::int`;
+
   /**
-   * The purchase rules, the server's price, the cap on unpaid orders, and the amount taken off the stock in
-   * the same transaction as the order is written, reserved until now() + UNPAID_ORDER_EXPIRY.
+   * THE one place orders are written (placeOrder and checkout both come here; so does anything that must happen
+   * when an order is placed, in the same transaction): the account held, the cap on unpaid orders, every line's
+   * amount taken off its part's stock (parts in id order, so racing checkouts wait for each other but never
+   * deadlock), the server's unit price for the amount (quantity breaks, common/pricing.ts), and the orders
+   * written, reserved until now() + UNPAID_ORDER_EXPIRY. All or nothing: when any line cannot be taken the
+   * transaction is rolled back and the answer lists the lines that failed (their part ids).
+   */
+  async function writeOrders(
+    caller: Actor,
+    contact: { name: string; phone: string; address: string },
+    lines: readonly { partId: string; orderAmount: number }[],
+    options: CheckoutOptions & { checkoutId?: string } = {},
+  ): Promise<{ placed: OrderRow[] } | { short: string[] }> {
+    const sorted = [...lines].sort((a, b) => (a.partId < b.partId ? -1 : a.partId > b.partId ? 1 : 0));
+    try {
+      const result = await db.transaction(async (tx) => {
+        // The account first (held against the customer's other orders, so the cap below counts with none of
+        // theirs in flight: two at once cannot both slip past it), then the stock.
+        if (!(await holdAccount(tx, caller.userId, 'no key update'))) throw accountGone();
+        const [{ held }] = await tx
+          .select({ held: unpaidHeld })
+          .from(orders)
+          .where(and(eq(orders.userId, caller.userId), eq(orders.status, 'unpaid'), gt(orders.expiresAt, sql`now()`)));
+        if (held >= limits.unpaidPerCustomer) throw conflict(tooManyUnpaidOrders(held));
+        const short: string[] = [];
+        const rows: (PgInsertValue<typeof orders> & { totalCents: number })[] = [];
+        for (const line of sorted) {
+          const taken = await takeStock(tx, line.partId, line.orderAmount);
+          if (!taken) {
+            short.push(line.partId);
+            continue;
+          }
+          const unit = unitPriceCents(taken, line.orderAmount);
+          rows.push({
+            userId: caller.userId,
+            email: caller.email ?? '',
+            name: contact.name,
+            phone: contact.phone,
+            address: contact.address,
+            partId: taken.id,
+            partName: taken.name,
+            partImage: taken.image,
+            orderAmount: line.orderAmount,
+            unitPriceCents: unit,
+            totalCents: unit * line.orderAmount,
+            checkoutId: options.checkoutId ?? null,
+            expiresAt: sql`now() + make_interval(secs => ${limits.unpaidExpiryMs / 1000})`,
+          });
+        }
+        if (short.length) throw new ShortOfStock(short);
+        const total = rows.reduce((sum, row) => sum + row.totalCents, 0);
+        if (options.expectedTotalCents !== undefined && total !== options.expectedTotalCents) {
+          throw conflict(totalChangedMessage(total));
+        }
+        if (options.checkoutId && total > maxChargeCents) throw conflict(checkoutTooLargeMessage);
+        const placed = await tx.insert(orders).values(rows).returning();
+        // The email tells the pay-by time; it exists only if the orders do (same transaction).
+        await enqueueEmail(tx, orderPlacedEmail(placed, options.checkoutId));
+        await options.also?.(tx, placed);
+        return { placed };
+      });
+      // Counted (metrics), not logged: an order is its own record.
+      for (let i = 0; i < result.placed.length; i++) emitEvent('order_placed');
+      return result;
+    } catch (error) {
+      if (error instanceof ShortOfStock) return { short: error.partIds };
+      throw error;
+    }
+  }
+
+  /**
+   * One order (the purchase page): the purchase rules, then writeOrders. Short of stock, orders of the part
+   * that are due but not yet swept give theirs back first, and it is tried once more.
    */
   async function place(caller: Actor, input: { partId: string } & Record<string, unknown>): Promise<OrderRow> {
     let part = await parts.getPart(String(input.partId ?? ''));
     // A part priced 0 (added before prices had to be positive) cannot be paid for, so it is not sold.
     if (part.priceCents < 1) throw badInput({ partId: messages.partNotForSale });
     let result = check(purchaseSchema(part), input);
-    // Short of stock: orders of this part that are due but not yet swept give theirs back first.
     const expireDueOfPart = () => expireDueOrders(db, eq(orders.partId, part.id));
     if (!result.ok && result.errors.orderAmount && (await expireDueOfPart())) {
       part = await parts.getPart(part.id);
@@ -102,50 +222,104 @@ export function createOrdersService(deps: {
     }
     if (!result.ok) throw badInput(result.errors);
     const { name, phone, orderAmount, address } = result.value;
-    const attempt = () =>
-      db.transaction(async (tx) => {
-        // The account first (held against the customer's other orders, so the cap below counts with none of
-        // theirs in flight: two at once cannot both slip past it), then the stock.
-        if (!(await holdAccount(tx, caller.userId, 'no key update'))) throw accountGone();
-        const [{ held }] = await tx
-          .select({ held: count() })
-          .from(orders)
-          .where(and(eq(orders.userId, caller.userId), eq(orders.status, 'unpaid'), gt(orders.expiresAt, sql`now()`)));
-        if (held >= limits.unpaidPerCustomer) throw conflict(tooManyUnpaidOrders(held));
-        const taken = await takeStock(tx, part.id, orderAmount);
-        if (!taken) return null;
-        const [order] = await tx
-          .insert(orders)
-          .values({
-            userId: caller.userId,
-            email: caller.email ?? '',
-            name,
-            phone,
-            address: address ?? '',
-            partId: taken.id,
-            partName: taken.name,
-            partImage: taken.image,
-            orderAmount,
-            unitPriceCents: taken.priceCents,
-            totalCents: taken.priceCents * orderAmount,
-            expiresAt: sql`now() + make_interval(secs => ${limits.unpaidExpiryMs / 1000})`,
-          })
-          .returning();
-        // The email tells the pay-by time; it exists only if the order does (same transaction).
-        await enqueueEmail(tx, orderPlacedEmail([order]));
-        return order;
-      });
-    const placed = (await attempt()) ?? ((await expireDueOfPart()) ? await attempt() : null);
-    if (placed) return placed;
+    const contact = { name, phone, address: address ?? '' };
+    const lines = [{ partId: part.id, orderAmount }];
+    let outcome = await writeOrders(caller, contact, lines);
+    if ('short' in outcome && (await expireDueOfPart())) outcome = await writeOrders(caller, contact, lines);
+    if ('placed' in outcome) return outcome.placed[0];
     // Other orders got there first: tell the customer what is left now.
     const now = await parts.getPart(part.id);
     const recheck = check(purchaseSchema(now), input);
     throw badInput(recheck.ok ? { orderAmount: messages.orderAmountAboveAvailable(now.available) } : recheck.errors);
   }
 
+  /**
+   * Why each line cannot be ordered as it stands (keyed `lines.<partId>`, the message naming the part), after
+   * giving due unpaid orders of those parts back; empty when every line can be taken now.
+   */
+  async function lineProblems(lines: readonly { partId: string; orderAmount: number }[]) {
+    const problems: Record<string, string> = {};
+    const found = await db
+      .select()
+      .from(partsTable)
+      .where(
+        inArray(
+          partsTable.id,
+          lines.map((l) => l.partId),
+        ),
+      );
+    const byId = new Map(found.map((p) => [p.id, p]));
+    for (const line of lines) {
+      const part = byId.get(line.partId);
+      if (!part) {
+        problems[`lines.${line.partId}`] = partGoneMessage;
+        continue;
+      }
+      if (part.priceCents < 1) {
+        problems[`lines.${line.partId}`] = `${part.name}: ${messages.partNotForSale}`;
+        continue;
+      }
+      const result = check(orderAmountSchema(part), { orderAmount: line.orderAmount });
+      if (!result.ok) problems[`lines.${line.partId}`] = `${part.name}: ${result.errors.orderAmount}`;
+    }
+    return problems;
+  }
+
+  /**
+   * Places every line as an order in one transaction, all sharing a new checkout id: all or nothing. When a
+   * line cannot be taken (the rules, or racing orders took the stock) nothing is taken and BAD_USER_INPUT names
+   * each failing line (`lines.<partId>`: "<part name>: <message>"). Answers the orders, oldest line first.
+   */
+  async function placeCheckout(
+    caller: Actor,
+    contact: { name: string; phone: string; address: string },
+    lines: readonly { partId: string; orderAmount: number }[],
+    options: CheckoutOptions = {},
+  ): Promise<OrderRow[]> {
+    if (!lines.length) throw badInput({ lines: emptyCartMessage });
+    const dueOf = (ids: string[]) => expireDueOrders(db, inArray(orders.partId, ids));
+    let problems = await lineProblems(lines);
+    if (Object.keys(problems).length && (await dueOf(lines.map((l) => l.partId)))) problems = await lineProblems(lines);
+    if (Object.keys(problems).length) throw checkoutRefused(problems);
+    const checkoutId = randomUUID();
+    let outcome = await writeOrders(caller, contact, lines, { ...options, checkoutId });
+    if ('short' in outcome && (await dueOf(outcome.short))) {
+      outcome = await writeOrders(caller, contact, lines, { ...options, checkoutId });
+    }
+    if ('placed' in outcome) {
+      const position = new Map(lines.map((l, i) => [l.partId, i]));
+      return outcome.placed.sort((a, b) => (position.get(a.partId ?? '') ?? 0) - (position.get(b.partId ?? '') ?? 0));
+    }
+    // Racing orders took stock first: each failing line says what is left now.
+    problems = await lineProblems(lines);
+    for (const partId of outcome.short) {
+      problems[`lines.${partId}`] ??= partGoneMessage;
+    }
+    throw checkoutRefused(problems);
+  }
+
   return {
     getOrder,
     orderFor,
+    placeCheckout,
+
+    /**
+     * The checkout an order (already shown to its caller) was placed in: all its orders, oldest line first,
+     * and their sum, which one payment pays. Null for an order placed alone.
+     */
+    async checkoutOf(order: OrderRow): Promise<{ checkoutId: string; orders: OrderRow[]; totalCents: number } | null> {
+      if (!order.checkoutId) return null;
+      const group = await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.checkoutId, order.checkoutId), eq(orders.userId, order.userId ?? sql`null`)))
+        .orderBy(orders.createdAt, orders.id);
+      return {
+        checkoutId: order.checkoutId,
+        orders: group,
+        totalCents: group.reduce((sum, o) => sum + o.totalCents, 0),
+      };
+    },
 
     /** The sweep: expires the due unpaid orders (any replica, any time); answers how many. */
     expireDueOrders: () => expireDueOrders(db),
@@ -178,9 +352,7 @@ export function createOrdersService(deps: {
       // Counted now, given back if the order is refused: only accepted orders use up the rate limits.
       const attempt = await rateLimits.orderBy(caller.userId, client);
       try {
-        const order = await place(caller, input);
-        emitEvent('order_placed'); // counted (metrics), not logged: an order is its own record
-        return order;
+        return await place(caller, input);
       } catch (error) {
         await attempt.refused();
         throw error;
@@ -247,7 +419,7 @@ export function createOrdersService(deps: {
         await tx
           .update(gatewayIntents)
           .set({ nextCheckAt: sql`now()` })
-          .where(and(eq(gatewayIntents.orderId, id), eq(gatewayIntents.status, 'open')));
+          .where(and(inArray(gatewayIntents.orderId, intentKeys([deleted], [id])), eq(gatewayIntents.status, 'open')));
         return id;
       });
     },

@@ -1,4 +1,13 @@
-import { check, dollarsToCents, partSchema, searchSchema } from '@partsyard/common';
+import {
+  check,
+  checkPackSize,
+  checkPriceTiers,
+  dollarsToCents,
+  partSchema,
+  searchSchema,
+  type PriceTier,
+  type PriceTierInput,
+} from '@partsyard/common';
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, parts, type PartRow } from '../db/schema';
@@ -11,6 +20,23 @@ import { isId, page, pageSizes, pageWithTotal } from './paging';
 export const defaultPartImage = '/images/parts/default.svg';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The quantity breaks and pack size of a part's input, checked (common/pricing.ts); BAD_USER_INPUT otherwise. */
+function checkPricing(
+  input: unknown,
+  priceCents: number,
+  minOrder: number,
+): { priceTiers: PriceTier[]; packSize: number } {
+  const given = (input ?? {}) as { priceTiers?: unknown; packSize?: unknown };
+  const tiers = checkPriceTiers(
+    Array.isArray(given.priceTiers) ? (given.priceTiers as PriceTierInput[]) : given.priceTiers == null ? [] : null,
+    { priceCents, minOrder },
+  );
+  const pack = checkPackSize(given.packSize);
+  const errors = { ...(tiers.ok ? {} : tiers.errors), ...(pack.ok ? {} : { packSize: pack.error }) };
+  if (!tiers.ok || !pack.ok) throw badInput(errors);
+  return { priceTiers: tiers.value, packSize: pack.value };
+}
 
 export function createPartsService(db: Db) {
   // The hot reads are prepared once (named statements on a PostgreSQL server; docs/decisions.md).
@@ -108,6 +134,7 @@ export function createPartsService(db: Db) {
       const result = check(partSchema, input);
       if (!result.ok) throw badInput(result.errors);
       const { name, description, image, price, minOrder, available } = result.value;
+      const pricing = checkPricing(input, dollarsToCents(price), minOrder);
       const [part] = await db
         .insert(parts)
         .values({
@@ -117,9 +144,25 @@ export function createPartsService(db: Db) {
           priceCents: dollarsToCents(price),
           minOrder,
           available,
+          priceTiers: pricing.priceTiers,
+          packSize: pricing.packSize,
         })
         .returning();
       return part;
+    },
+
+    /** Sets a part's quantity breaks and pack size (admin), checked against its price and minimum order. */
+    async setPartPricing(actor: Actor | null, id: string, input: { priceTiers?: unknown; packSize?: unknown }) {
+      authorize('parts.setPartPricing', actor);
+      const part = await getPart(id);
+      const pricing = checkPricing(input, part.priceCents, part.minOrder);
+      const [updated] = await db
+        .update(parts)
+        .set({ priceTiers: pricing.priceTiers, packSize: pricing.packSize })
+        .where(eq(parts.id, part.id))
+        .returning();
+      if (!updated) throw notFound('Part');
+      return updated;
     },
 
     /**

@@ -1,5 +1,5 @@
 import { centsToDollars, dollarsToCents, formatDollars, maxChargeCents } from '@partsyard/common';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, payments, type GatewayIntentRow, type OrderRow, type PaymentRow } from '../db/schema';
 import { AppError, badInput, conflict, notFound, unavailable } from '../errors';
@@ -68,6 +68,8 @@ class UnpayableError extends AppError {
 /** A payment recorded for its order: `recorded` is whether this call recorded it (false: it was already). */
 export interface SettledPayment {
   order: OrderRow;
+  /** Every order the payment paid: the one order, or all of its checkout's. */
+  orders: OrderRow[];
   recorded: boolean;
 }
 
@@ -106,7 +108,7 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       gateway: gateway.kind,
       ...fields,
     });
-  const mismatched = (intent: GatewayIntent, order: OrderRow, via: PaymentChannel) =>
+  const mismatched = (intent: GatewayIntent, order: Pick<OrderRow, 'id' | 'totalCents'>, via: PaymentChannel) =>
     logger.error('a payment succeeded for another amount than its order’s total', {
       event: 'payment_mismatched',
       orderId: order.id,
@@ -118,8 +120,24 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       gateway: gateway.kind,
       via,
     });
-  const isMismatch = (intent: GatewayIntent, order: OrderRow) =>
+  const isMismatch = (intent: GatewayIntent, order: Pick<OrderRow, 'totalCents'>) =>
     intent.amountCents !== order.totalCents || intent.currency !== currency;
+
+  /**
+   * What one payment pays: an order placed alone (the intent's `orderId` is the order's id), or every order
+   * of a checkout (the intent's `orderId` is the checkout id, the orders share it): `key` is that id, `total`
+   * the sum. Issue 14: a checkout is paid with ONE intent for the sum, and each of its orders records it.
+   */
+  const payableKey = (order: OrderRow) => order.checkoutId ?? order.id;
+  const inGroup = (key: string) => or(eq(orders.id, key), eq(orders.checkoutId, key));
+  const groupTotal = (group: readonly OrderRow[]) => ({
+    id: group[0]?.checkoutId ?? group[0]?.id ?? '',
+    totalCents: group.reduce((sum, o) => sum + o.totalCents, 0),
+  });
+  async function groupOf(order: OrderRow): Promise<OrderRow[]> {
+    if (!order.checkoutId) return [order];
+    return db.select().from(orders).where(eq(orders.checkoutId, order.checkoutId)).orderBy(orders.createdAt, orders.id);
+  }
 
   /** The caller's own order, for paying it (admins do not pay for customers). */
   function ownOrder(operation: SignedInOperation, actor: Actor | null, orderId: string): Promise<OrderRow> {
@@ -191,62 +209,88 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     intent: GatewayIntent,
     via: PaymentChannel = 'confirmation',
   ): Promise<SettledPayment> {
+    // The order's id, or a checkout's id (every order of the checkout is paid by it).
     const orderId = intent.orderId;
     if (!orderId || !isId(orderId)) {
       throw badInput({ paymentIntentId: 'The payment is not for an order of this shop' });
     }
     const afterCommit: (() => void)[] = [];
     const settled = await db.transaction(async (tx) => {
-      const [owner] = await tx.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId));
+      const [owner] = await tx.select({ userId: orders.userId }).from(orders).where(inGroup(orderId)).limit(1);
       if (owner?.userId) await holdAccount(tx, owner.userId);
-      let [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
-      if (order?.status === 'unpaid') {
-        const [expired] = await expireDueOrdersIn(tx, eq(orders.id, orderId), 1);
-        if (expired) {
-          order = expired;
-          afterCommit.push(() => logExpired([expired]));
+      // Every order of the group is locked (in id order, as the sweep and the cancel lock theirs).
+      let group = await tx.select().from(orders).where(inGroup(orderId)).orderBy(orders.id).for('update');
+      if (group.some((o) => o.status === 'unpaid')) {
+        const expired = await expireDueOrdersIn(tx, inGroup(orderId), group.length);
+        if (expired.length) {
+          const byId = new Map(expired.map((o) => [o.id, o]));
+          group = group.map((o) => byId.get(o.id) ?? o);
+          afterCommit.push(() => logExpired(expired));
         }
       }
+      const sum = groupTotal(group);
       if (intent.status === 'succeeded' && intent.ours && (await noteSucceeded(tx, intent, gateway.kind, orderId))) {
         afterCommit.push(() => money('payment_succeeded', intent, { via }));
-        if (order && isMismatch(intent, order)) afterCommit.push(() => mismatched(intent, order, via));
+        if (group.length && isMismatch(intent, sum)) afterCommit.push(() => mismatched(intent, sum, via));
       }
-      if (!order) return 'order_cancelled' as const;
-      if (order.status === 'expired') return 'order_expired' as const;
-      if (order.status !== 'unpaid') {
-        if (order.transactionId !== intent.id) return 'duplicate' as const;
+      if (!group.length) return 'order_cancelled' as const;
+      if (group.some((o) => o.status === 'expired')) return 'order_expired' as const;
+      if (group.some((o) => o.status !== 'unpaid')) {
+        if (group.some((o) => o.transactionId !== intent.id)) return 'duplicate' as const;
         if (intent.ours) await settleIntent(tx, intent, gateway.kind, orderId, 'recorded');
-        return { order, recorded: false };
+        return { order: group[0], orders: group, recorded: false };
       }
       if (intent.status !== 'succeeded') throw badInput({ paymentIntentId: 'The payment has not succeeded' });
-      if (isMismatch(intent, order)) return 'amount_mismatch' as const;
-      const [paid] = await tx
+      if (isMismatch(intent, sum)) return 'amount_mismatch' as const;
+      const paid = await tx
         .update(orders)
         .set({ status: 'paid', transactionId: intent.id, paidAt: new Date() })
-        .where(and(eq(orders.id, orderId), eq(orders.status, 'unpaid')))
+        .where(
+          and(
+            inArray(
+              orders.id,
+              group.map((o) => o.id),
+            ),
+            eq(orders.status, 'unpaid'),
+          ),
+        )
         .returning();
+      // One payment row per order (each names its part), all with the one transaction id; together they add
+      // up to what the intent charged.
       await tx
         .insert(payments)
-        .values({
-          orderId,
-          userId: order.userId,
-          email: order.email,
-          partId: order.partId,
-          partName: order.partName,
-          transactionId: intent.id,
-          amountCents: intent.amountCents,
-          gateway: gateway.kind,
-        })
+        .values(
+          paid.map((order) => ({
+            orderId: order.id,
+            userId: order.userId,
+            email: order.email,
+            partId: order.partId,
+            partName: order.partName,
+            transactionId: intent.id,
+            amountCents: order.totalCents,
+            gateway: gateway.kind,
+            checkoutId: order.checkoutId,
+          })),
+        )
         .onConflictDoNothing();
       if (intent.ours) await settleIntent(tx, intent, gateway.kind, orderId, 'recorded');
-      if (paid.userId) {
+      // One receipt for everything this payment paid (the orders of a checkout, or the one order), written with it.
+      if (paid[0]?.userId) {
         await enqueueEmail(
           tx,
-          receiptEmail({ transactionId: intent.id, orders: [paid], paidAt: paid.paidAt ?? undefined }),
+          receiptEmail({ transactionId: intent.id, orders: paid, paidAt: paid[0].paidAt ?? undefined }),
         );
       }
-      afterCommit.push(() => money('payment_recorded', intent, { orderTotalCents: paid.totalCents, via }));
-      return { order: paid, recorded: true };
+      afterCommit.push(() =>
+        money('payment_recorded', intent, {
+          orderTotalCents: sum.totalCents,
+          via,
+          ...(group[0].checkoutId ? { checkoutId: group[0].checkoutId, orders: paid.length } : {}),
+        }),
+      );
+      const position = new Map(group.map((o, i) => [o.id, i]));
+      paid.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+      return { order: paid[0], orders: paid, recorded: true };
     });
     for (const line of afterCommit) line();
     if (typeof settled === 'string') throw await refuseUnpayable(intent, settled, via);
@@ -271,15 +315,15 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       return recordSucceededIntent(intent, 'confirmation');
     }
     if (order.status !== 'unpaid') {
-      if (order.transactionId === intentId) return { order, recorded: false };
+      if (order.transactionId === intentId) return { order, orders: await groupOf(order), recorded: false };
       const intent = await retrieve();
       // Refunded if it was charged (its order expired, or is paid with another payment).
-      if (intent?.orderId === order.id) return recordSucceededIntent(intent, 'confirmation');
+      if (intent?.orderId === payableKey(order)) return recordSucceededIntent(intent, 'confirmation');
       throw conflict(order.status === 'expired' ? orderExpiredMessage : alreadyPaid);
     }
     const intent = await retrieve();
     if (!intent) throw badInput({ paymentIntentId: 'No such payment' });
-    if (intent.orderId !== order.id) throw badInput({ paymentIntentId: 'The payment is not for this order' });
+    if (intent.orderId !== payableKey(order)) throw badInput({ paymentIntentId: 'The payment is not for this order' });
     return recordSucceededIntent(intent, 'confirmation');
   }
 
@@ -316,7 +360,9 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     const [order] = await db
       .select({ status: orders.status, expiresAt: orders.expiresAt })
       .from(orders)
-      .where(eq(orders.id, row.orderId));
+      .where(and(inGroup(row.orderId), eq(orders.status, 'unpaid')))
+      .orderBy(orders.expiresAt)
+      .limit(1);
     if (order?.status === 'unpaid') {
       // Its order may still be paid with it: asked again in five minutes, or when the order expires.
       await checkAgain(db, row.id, sql`least(now() + interval '5 minutes', ${order.expiresAt})`);
@@ -346,22 +392,26 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       { expectedPrice }: { expectedPrice?: number } = {},
     ): Promise<GatewayIntent> {
       const order = await ownOrder('payments.createPaymentIntent', actor, orderId);
+      // An order of a checkout is paid with all the others of it: one intent for the sum.
+      const group = await groupOf(order);
+      for (const one of group) await ordersService.requirePayable(one);
+      const { totalCents } = groupTotal(group);
       // The REST shim's client sends the price it shows: a stale or altered one is refused, not charged.
-      if (expectedPrice !== undefined && dollarsToCents(expectedPrice) !== order.totalCents) {
+      if (expectedPrice !== undefined && dollarsToCents(expectedPrice) !== totalCents) {
         throw badInput({ price: "The price does not match the order's total" });
       }
-      await ordersService.requirePayable(order);
       // Orders placed before the shared rules bounded totals: refused with a reason, never sent to the gateway.
-      if (order.totalCents < 1) throw conflict(unchargeable.free);
-      if (order.totalCents > maxChargeCents) throw conflict(unchargeable.tooLarge);
+      if (totalCents < 1) throw conflict(unchargeable.free);
+      if (totalCents > maxChargeCents) throw conflict(unchargeable.tooLarge);
+      const key = payableKey(order);
       const intent = await gateway.createIntent({
-        amountCents: order.totalCents,
+        amountCents: totalCents,
         currency,
-        orderId: order.id,
+        orderId: key,
         email: order.email,
       });
-      if (await noteCreated(db, intent, gateway.kind, order.id)) {
-        money('payment_intent_created', intent, { orderTotalCents: order.totalCents });
+      if (await noteCreated(db, intent, gateway.kind, key)) {
+        money('payment_intent_created', intent, { orderTotalCents: totalCents });
       }
       return intent;
     },
@@ -372,20 +422,25 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       if (!gateway.payWithTestCard)
         throw new AppError('BAD_USER_INPUT', 'Card payments go through Stripe in this shop');
       const intent = isIntentId(intentId) ? await gateway.retrieveIntent(intentId) : null;
-      if (!intent?.orderId) throw notFound('Payment intent');
-      const order = await ownOrder('payments.payWithTestCard', actor, intent.orderId);
+      if (!intent?.orderId || !isId(intent.orderId)) throw notFound('Payment intent');
+      // The intent's order, or the first order of its checkout (every order of it is the caller's).
+      const [first] = await db.select({ id: orders.id }).from(orders).where(inGroup(intent.orderId)).limit(1);
+      if (!first) throw notFound('Order');
+      const order = await ownOrder('payments.payWithTestCard', actor, first.id);
       // A paid order is not charged again through another of its intents (its own intent answers as before);
       // an expired one is not charged at all.
       if (order.status !== 'unpaid' && order.transactionId === intentId) {
         return gateway.payWithTestCard(intentId, card);
       }
-      await ordersService.requirePayable(order);
+      const group = await groupOf(order);
+      for (const one of group) await ordersService.requirePayable(one);
       const outcome = await gateway.payWithTestCard(intentId, card);
       if (outcome.succeeded) {
         const charged: GatewayIntent = { ...intent, status: 'succeeded' };
-        if (await noteSucceeded(db, charged, gateway.kind, order.id)) {
+        const sum = groupTotal(group);
+        if (await noteSucceeded(db, charged, gateway.kind, intent.orderId)) {
           money('payment_succeeded', charged, { via: 'test card' });
-          if (isMismatch(charged, order)) mismatched(charged, order, 'test card');
+          if (isMismatch(charged, sum)) mismatched(charged, sum, 'test card');
         }
       }
       return outcome;
@@ -393,7 +448,8 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
 
     /** The client says it paid (GraphQL confirmPayment): the order, once paid with this intent. */
     async confirmPayment(actor: Actor | null, orderId: string, intentId: string): Promise<OrderRow> {
-      return (await confirm(actor, orderId, intentId)).order;
+      const settled = await confirm(actor, orderId, intentId);
+      return settled.orders.find((o) => o.id === orderId) ?? settled.order;
     },
 
     /** The same, saying whether this call recorded the payment (REST PATCH /order/{id}'s modifiedCount). */

@@ -23,6 +23,7 @@ export const rights = {
   'parts.popularParts': 'anyone',
   'parts.addPart': 'admin',
   'parts.deletePart': 'admin',
+  'parts.setPartPricing': 'admin',
   'reviews.listReviews': 'anyone',
   'reviews.addReview': 'owner', // of a paid order of the part
   'orders.placeOrder': 'signedIn',
@@ -32,6 +33,12 @@ export const rights = {
   'orders.allOrders': 'admin',
   'orders.cancelOrder': 'ownerOrAdmin',
   'orders.markShipped': 'admin',
+  'orders.checkout': 'signedIn', // the caller's own cart
+  'cart.cart': 'signedIn',
+  'cart.addToCart': 'signedIn',
+  'cart.setCartLineAmount': 'signedIn',
+  'cart.removeCartLine': 'signedIn',
+  'cart.mergeCart': 'signedIn',
   'payments.createPaymentIntent': 'owner',
   'payments.payWithTestCard': 'owner',
   'payments.confirmPayment': 'owner',

@@ -50,6 +50,8 @@ interface Targets {
   account(): Promise<TestUser>;
   /** An admin's account (granted by another admin), not the caller's. */
   adminAccount(): Promise<TestUser>;
+  /** A part in the customer's cart (its id). */
+  cartLine(): Promise<string>;
 }
 
 interface World {
@@ -85,6 +87,7 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
     gql('query($email: String!) { isAdmin(email: $email) }', { email: w.customer.email }),
   'Query.contactMessages': async () => gql('{ contactMessages { total } }'),
   'Query.adminOverview': async () => gql('{ adminOverview { revenueLast30Days unitsReserved } }'),
+  'Query.cart': async () => gql('{ cart { units total lines { amount part { id } } } }'),
   'Mutation.signIn': async (_t, w) =>
     gql('mutation($idToken: String!) { signIn(idToken: $idToken) { token user { id } } }', {
       idToken: w.customer.idToken,
@@ -126,6 +129,29 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
     gql('mutation($email: String!) { revokeAdmin(email: $email) { id } }', { email: (await t.adminAccount()).email }),
   'Mutation.deleteUser': async (t) =>
     gql('mutation($id: ID!) { deleteUser(id: $id) }', { id: (await t.account()).userId }),
+  'Mutation.addToCart': async (t) =>
+    gql('mutation($id: ID!) { addToCart(partId: $id, amount: 2) { units } }', { id: await t.part() }),
+  'Mutation.setCartLineAmount': async (t) =>
+    gql('mutation($id: ID!) { setCartLineAmount(partId: $id, amount: 3) { units } }', { id: await t.cartLine() }),
+  'Mutation.removeCartLine': async (t) =>
+    gql('mutation($id: ID!) { removeCartLine(partId: $id) { units } }', { id: await t.cartLine() }),
+  'Mutation.mergeCart': async (t) =>
+    gql('mutation($lines: [CartLineInput!]!) { mergeCart(lines: $lines) { cart { units } } }', {
+      lines: [{ partId: await t.part(), amount: 2 }],
+    }),
+  'Mutation.checkout': async (t) => {
+    await t.cartLine();
+    return gql('mutation($input: CheckoutInput!) { checkout(input: $input) { id orders { id } } }', {
+      input: { name: 'Rider One', phone: '01712345678', address: 'Road 5' },
+    });
+  },
+  'Mutation.setPartPricing': async (t) =>
+    gql(
+      'mutation($id: ID!) { setPartPricing(id: $id, priceTiers: [{ minUnits: 50, price: 9 }], packSize: 1) { id } }',
+      {
+        id: await t.part(),
+      },
+    ),
   'Mutation.sendContactMessage': async () =>
     gql('mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }', { input: contact }),
 
@@ -386,6 +412,17 @@ describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (
       },
       account: () => h.signUp({ verified: true }),
       adminAccount: () => h.signUp({ admin: true, verified: true }),
+      async cartLine() {
+        const partId = await newPart();
+        dataOf(
+          await app.gql(
+            'mutation($id: ID!) { addToCart(partId: $id, amount: 1) { units } }',
+            { id: partId },
+            customer.token,
+          ),
+        );
+        return partId;
+      },
     };
     // Refused calls and reads all go to one target per row, the customer's; a call that is let through
     // consumes its target (cancels it, pays it, deletes it), so each gets a new one.
@@ -404,6 +441,7 @@ describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (
       paidPart: once('paidPart', makers.paidPart),
       account: once('account', async () => customer),
       adminAccount: once('adminAccount', makers.adminAccount),
+      cartLine: once('cartLine', makers.cartLine),
     };
     fresh = makers;
   });

@@ -70,6 +70,7 @@ const graphql = `
 | Query.isAdmin                | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's email                                    |
 | Query.contactMessages        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every contact message                                   |
 | Query.adminOverview          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the shop's figures (revenue, stock, messages)            |
+| Query.cart                   | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own cart                                   |
 | Mutation.signIn              | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the customer's Firebase ID token, as the argument       |
 | Mutation.updateProfile       | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own profile                                |
 | Mutation.addPart             | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
@@ -85,6 +86,12 @@ const graphql = `
 | Mutation.revokeAdmin         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | another admin's email                                   |
 | Mutation.deleteUser          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's account                                  |
 | Mutation.sendContactMessage  | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a new contact message                                   |
+| Mutation.addToCart           | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part in stock, into the caller's own cart             |
+| Mutation.setCartLineAmount   | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a line of the customer's cart                           |
+| Mutation.removeCartLine      | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a line of the customer's cart                           |
+| Mutation.mergeCart           | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a visitor's cart, into the caller's own cart            |
+| Mutation.checkout            | 401       | ok       | 400   | 400   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's cart (others check out their own, empty) |
+| Mutation.setPartPricing      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's quantity breaks and pack size                  |
 `;
 
 const rest = `
@@ -137,6 +144,13 @@ export const servedBy: Record<string, Operation> = {
   'Query.isAdmin': 'users.isAdmin',
   'Query.contactMessages': 'contact.listMessages',
   'Query.adminOverview': 'overview.overview',
+  'Query.cart': 'cart.cart',
+  'Mutation.addToCart': 'cart.addToCart',
+  'Mutation.setCartLineAmount': 'cart.setCartLineAmount',
+  'Mutation.removeCartLine': 'cart.removeCartLine',
+  'Mutation.mergeCart': 'cart.mergeCart',
+  'Mutation.checkout': 'orders.checkout',
+  'Mutation.setPartPricing': 'parts.setPartPricing',
   'Mutation.signIn': 'users.signIn',
   'Mutation.updateProfile': 'users.updateProfile',
   'Mutation.addPart': 'parts.addPart',
@@ -189,6 +203,21 @@ export const notByRight: Record<string, Partial<Record<CallerKey, Expected>> & {
     why: "with a Firebase ID token as bearer, the row is the original backend's sign-in (users.signIn)",
     idToken: 'ok',
     otherIdToken: 403,
+  },
+  'Mutation.setCartLineAmount': {
+    why: "the target is a line of the customer's own cart: another caller's cart has no such line",
+    other: 404,
+    admin: 404,
+  },
+  'Mutation.removeCartLine': {
+    why: "the target is a line of the customer's own cart: another caller's cart has no such line",
+    other: 404,
+    admin: 404,
+  },
+  'Mutation.checkout': {
+    why: "a caller checks out their own cart, and another caller's is empty",
+    other: 400,
+    admin: 400,
   },
   'POST /api/stripe/webhook': {
     why: "the gateway's signature decides, and this request has none",

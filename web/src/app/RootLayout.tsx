@@ -4,6 +4,7 @@ import { Footer } from '../components/Footer';
 import { Header } from '../components/Header';
 import { useAuth } from '../lib/auth';
 import { EmailVerificationNotice } from '../features/auth/EmailVerificationNotice';
+import { CartMerger } from '../features/cart/CartMerger';
 import { usePageMeta } from '../lib/pageMeta';
 import { onSessionExpired } from '../lib/session';
 
@@ -94,6 +95,7 @@ export function RootLayout() {
       <SkipLink />
       <ScrollOnNavigate />
       <SessionExpiredRedirect />
+      <CartMerger />
       <PageMeta />
       <Header />
       <EmailVerificationNotice />

@@ -41,6 +41,7 @@ export const routes: RouteObject[] = [
           { path: 'parts/:partId', ...page(() => import('../features/parts/PartPage')) },
           { path: 'portfolio', ...page(() => import('../features/portfolio/PortfolioPage')) },
           { path: 'blog', ...page(() => import('../features/blog/BlogPage')) },
+          { path: 'cart', ...page(() => import('../features/cart/CartPage')) },
           { path: 'login', ...signInPage(() => import('../features/auth/LoginPage')) },
           { path: 'signup', ...signInPage(() => import('../features/auth/SignupPage')) },
           {

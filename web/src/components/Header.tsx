@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useAuth } from '../lib/auth';
 import { useHydrated } from '../lib/hydration';
+import { CartBadge } from '../features/cart/CartBadge';
 import { Brand } from './Brand';
 import { Modal } from './Modal';
 
@@ -205,7 +206,8 @@ export function Header() {
         <nav className="navbar-center hidden lg:flex" aria-label="Main">
           <NavItems className="flex gap-8" />
         </nav>
-        <div className="navbar-end">
+        <div className="navbar-end gap-1">
+          <CartBadge />
           <AccountMenu />
         </div>
       </div>

@@ -1,12 +1,18 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import type { PartFieldsFragment } from '../generated/graphql';
+import { FromTier } from '../features/cart/PriceBreaks';
 import { PartImage } from './PartImage';
 
 /**
  * One part in a grid: image, cut name and description, price, order limits and a Purchase link (spec §2).
  * Images load lazily, except on the cards a page marks `priority` (its first row, in view on arrival).
  */
+// Add to cart carries the purchase rules (and their validation library): loaded after the card, so the home
+// page's first download does not grow. Until then the button shows, disabled.
+const AddToCartButton = lazy(() => import('../features/cart/AddToCart').then((m) => ({ default: m.AddToCartButton })));
+
 export function PartCard({
   part,
   priority = false,
@@ -41,6 +47,7 @@ export function PartCard({
           {truncate(part.description, truncation.cardDescription)}
         </p>
         <p className="text-2xl font-bold text-primary">{formatDollars(part.price)}</p>
+        <FromTier part={part} />
         <dl className="grid grid-cols-2 gap-2 text-sm">
           <div className="rounded-field bg-base-200 px-3 py-2">
             <dt className="text-gray-700">Minimum Order</dt>
@@ -51,10 +58,19 @@ export function PartCard({
             <dd className="font-semibold">{part.available}</dd>
           </div>
         </dl>
-        <div className="card-actions mt-auto pt-2">
-          <Link to={`/purchase/${part.id}`} className="btn btn-block btn-primary">
+        <div className="card-actions mt-auto grid grid-cols-2 gap-2 pt-2">
+          <Link to={`/purchase/${part.id}`} className="btn btn-primary">
             Purchase<span className="sr-only"> {part.name}</span>
           </Link>
+          <Suspense
+            fallback={
+              <button type="button" className="btn btn-outline btn-primary" disabled>
+                Add to cart<span className="sr-only"> {part.name}</span>
+              </button>
+            }
+          >
+            <AddToCartButton part={part} />
+          </Suspense>
         </div>
       </div>
     </article>

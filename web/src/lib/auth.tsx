@@ -274,6 +274,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 
+/** The sign-in state where it may be missing (a part card rendered outside the app's providers): null then. */
+export const useOptionalAuth = (): AuthContextValue | null => useContext(AuthContext);
+
 export function useAuth(): AuthContextValue {
   const value = useContext(AuthContext);
   if (!value) throw new Error('useAuth outside AuthProvider');

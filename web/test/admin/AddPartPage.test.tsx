@@ -44,8 +44,8 @@ describe('Add A Part', () => {
   it('a valid part is added: toast, and the form is empty again', async () => {
     renderAdmin(<AddPartPage />, [
       {
-        request: { query: AddPartDocument, variables: { input } },
-        result: { data: { addPart: { __typename: 'Part', id: 'p-new', ...input } } },
+        request: { query: AddPartDocument, variables: { input: { ...input, priceTiers: [], packSize: 1 } } },
+        result: { data: { addPart: { __typename: 'Part', id: 'p-new', ...input, priceTiers: [], packSize: 1 } } },
       },
     ]);
     await fillForm();
@@ -58,7 +58,7 @@ describe('Add A Part', () => {
   it("the server's per-field messages show under the fields", async () => {
     renderAdmin(<AddPartPage />, [
       {
-        request: { query: AddPartDocument, variables: { input } },
+        request: { query: AddPartDocument, variables: { input: { ...input, priceTiers: [], packSize: 1 } } },
         result: {
           errors: [
             new GraphQLError('Invalid input', {

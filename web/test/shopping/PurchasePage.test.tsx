@@ -7,7 +7,8 @@ import PurchasePage from '../../src/features/orders/PurchasePage';
 import { PartDocument, PlaceOrderDocument } from '../../src/generated/graphql';
 import { brakePads, customer, order, renderShopping, signedInAs } from './renderShopping';
 
-jest.mock('../../src/lib/auth', () => ({ useAuth: jest.fn() }));
+// The cart's hooks ask for the sign-in state without requiring it: a visitor's cart here.
+jest.mock('../../src/lib/auth', () => ({ useAuth: jest.fn(), useOptionalAuth: () => null }));
 const mockedAuth = jest.mocked(useAuth);
 
 const part = brakePads();

@@ -56,6 +56,8 @@ export const brakePads = (overrides: Partial<Part> = {}): Part & { __typename: '
   price: 24.5,
   minOrder: 20,
   available: 640,
+  priceTiers: [],
+  packSize: 1,
   ...overrides,
 });
 
@@ -81,5 +83,6 @@ export const order = (overrides: Partial<Order> = {}): Order & { __typename: 'Or
   transactionId: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   expiresAt: overrides.paid ? null : inTwoHours,
+  checkoutId: null,
   ...overrides,
 });

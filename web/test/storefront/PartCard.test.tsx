@@ -1,4 +1,6 @@
+import userEvent from '@testing-library/user-event';
 import { render, screen } from '@testing-library/react';
+import { MockedProvider } from '@apollo/client/testing';
 import { MemoryRouter } from 'react-router-dom';
 import { PartCard } from '../../src/components/PartCard';
 import { part } from './renderStorefront';
@@ -9,9 +11,11 @@ const longDescription =
 
 const renderCard = (overrides: Parameters<typeof part>[1]) =>
   render(
-    <MemoryRouter>
-      <PartCard part={part(7, overrides)} />
-    </MemoryRouter>,
+    <MockedProvider mocks={[]}>
+      <MemoryRouter>
+        <PartCard part={part(7, overrides)} />
+      </MemoryRouter>
+    </MockedProvider>,
   );
 
 describe('PartCard', () => {
@@ -49,5 +53,24 @@ describe('PartCard', () => {
     expect(img).toHaveAttribute('width');
     expect(img).toHaveAttribute('height');
     expect(img).toHaveAttribute('src', '/images/parts/chain.svg');
+  });
+
+  it('shows its cheapest quantity break as "from $P at N+"', () => {
+    renderCard({
+      price: 10,
+      priceTiers: [
+        { minUnits: 50, price: 9 },
+        { minUnits: 100, price: 8.5 },
+      ],
+    });
+    expect(screen.getByTestId('from-tier')).toHaveTextContent('from $8.50 at 100+');
+  });
+
+  it('has an Add to cart button named after the part, which puts its smallest order in a visitor cart', async () => {
+    localStorage.clear();
+    renderCard({ id: 'p-cart', name: 'Chain Lube', minOrder: 6, packSize: 4 });
+    await userEvent.click(screen.getByRole('button', { name: 'Add to cart Chain Lube' }));
+    const stored = JSON.parse(localStorage.getItem('partsyard.cart') ?? '[]') as { partId: string; amount: number }[];
+    expect(stored.map((l) => [l.partId, l.amount])).toEqual([['p-cart', 8]]);
   });
 });

@@ -40,6 +40,8 @@ export const part = (n: number, overrides: Partial<PartFieldsFragment> = {}): Ty
   price: 10 + n,
   minOrder: 5,
   available: 100,
+  priceTiers: [],
+  packSize: 1,
   ...overrides,
 });
 

@@ -5,6 +5,8 @@ import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { useAddPartMutation } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { BusyButton } from '../../components/BusyButton';
+import { useState } from 'react';
+import { emptyPricing, pricingErrors, pricingInput, PriceTiersEditor, type PricingDraft } from './PriceTiersEditor';
 
 /** The form's values as typed; number inputs hold '' until something is entered. */
 interface PartFormValues {
@@ -21,12 +23,17 @@ const emptyPart: PartFormValues = { name: '', price: '', image: '', minOrder: ''
 /** Adds a part (admin). The shared part rules check the form; the API checks them again. */
 export default function AddPartPage() {
   const [addPart] = useAddPartMutation();
+  const [pricing, setPricing] = useState<PricingDraft>(emptyPricing);
+  const [pricingShown, setPricingShown] = useState<Record<string, string>>({});
 
   const submit = async (values: PartFormValues, form: FormikHelpers<PartFormValues>) => {
     const input = partSchema.cast(values, { stripUnknown: true });
+    const problems = pricingErrors(pricing, input.price, input.minOrder);
+    setPricingShown(problems);
+    if (Object.keys(problems).length) return;
     try {
       await addPart({
-        variables: { input },
+        variables: { input: { ...input, ...pricingInput(pricing) } },
         // Cached part lists (Manage Parts, the catalog, the home page) are dropped, so they load the new part.
         update(cache) {
           cache.evict({ id: 'ROOT_QUERY', fieldName: 'parts' });
@@ -36,9 +43,13 @@ export default function AddPartPage() {
       });
       toast.success('Part added.');
       form.resetForm();
+      setPricing(emptyPricing);
     } catch (e) {
       const fields = fieldErrors(e);
       if (Object.keys(fields).length) form.setErrors(fields);
+      setPricingShown(
+        Object.fromEntries(Object.entries(fields).filter(([k]) => k.startsWith('priceTiers') || k === 'packSize')),
+      );
       toast.error(errorMessage(e));
     }
   };
@@ -60,6 +71,9 @@ export default function AddPartPage() {
                 <FormField name="available" label="Available parts" type="number" />
                 <div className="sm:col-span-2">
                   <FormField name="description" label="Description" as="textarea" rows={4} />
+                </div>
+                <div className="sm:col-span-2">
+                  <PriceTiersEditor value={pricing} onChange={setPricing} errors={pricingShown} />
                 </div>
                 <div className="sm:col-span-2">
                   <BusyButton className="btn btn-primary mt-2 w-full sm:w-auto" busy={isSubmitting}>

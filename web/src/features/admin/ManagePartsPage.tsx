@@ -1,14 +1,84 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { toast } from 'react-hot-toast/headless';
 import { useDebouncedCallback } from 'use-debounce';
+import { BusyButton } from '../../components/BusyButton';
+import { Modal } from '../../components/Modal';
+import { errorMessage, fieldErrors } from '../../lib/apollo';
+import { emptyPricing, pricingErrors, pricingInput, PriceTiersEditor, type PricingDraft } from './PriceTiersEditor';
 import { PartImage } from '../../components/PartImage';
-import { useCatalogQuery, useDeletePartMutation, type CatalogQuery } from '../../generated/graphql';
+import {
+  useCatalogQuery,
+  useDeletePartMutation,
+  useSetPartPricingMutation,
+  type CatalogQuery,
+} from '../../generated/graphql';
 import { Cell, RowHeader } from '../../components/StackedTable';
 import { AdminList, AdminTable } from './AdminList';
 import { useListParams } from '../../lib/useListParams';
 import { adminPageSize, adminQueryOptions, useConfirmedDelete } from './useAdminList';
 
 type PartRow = CatalogQuery['parts']['items'][number];
+
+/** A part's quantity breaks and pack size, edited in a dialog (setPartPricing). */
+function PricingDialog({ part, onClose }: { part: PartRow | null; onClose: () => void }) {
+  const headingId = useId();
+  const [draft, setDraft] = useState<PricingDraft>(emptyPricing);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [save, { loading }] = useSetPartPricingMutation();
+  useEffect(() => {
+    setErrors({});
+    setDraft(
+      part
+        ? {
+            tiers: part.priceTiers.map((t) => ({ minUnits: String(t.minUnits), price: String(t.price) })),
+            packSize: String(part.packSize),
+          }
+        : emptyPricing,
+    );
+  }, [part]);
+  const submit = async () => {
+    if (!part) return;
+    const problems = pricingErrors(draft, part.price, part.minOrder);
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    try {
+      await save({ variables: { id: part.id, ...pricingInput(draft) } });
+      toast.success('Pricing saved.');
+      onClose();
+    } catch (e) {
+      setErrors(fieldErrors(e));
+      toast.error(errorMessage(e));
+    }
+  };
+  return (
+    <Modal open={part !== null} onClose={onClose} labelledBy={headingId} className="modal">
+      <div className="modal-box flex flex-col gap-3">
+        <h3 id={headingId} className="text-lg font-bold">
+          Pricing of {part?.name}
+        </h3>
+        <p className="text-sm text-gray-700">
+          Base price {part ? formatDollars(part.price) : ''} per unit, minimum order {part?.minOrder}.
+        </p>
+        <PriceTiersEditor value={draft} onChange={setDraft} errors={errors} />
+        <div className="modal-action">
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <BusyButton
+            type="button"
+            className="btn btn-primary"
+            busy={loading}
+            onClick={() => void submit()}
+            data-autofocus
+          >
+            Save pricing
+          </BusyButton>
+        </div>
+      </div>
+    </Modal>
+  );
+}
 
 /** Typing settles for this long before the list is searched. */
 const searchDelayMs = 300;
@@ -50,6 +120,7 @@ export default function ManagePartsPage() {
   });
 
   const rows = data?.parts.items ?? [];
+  const [pricingOf, setPricingOf] = useState<PartRow | null>(null);
 
   return (
     <AdminList
@@ -75,7 +146,12 @@ export default function ManagePartsPage() {
       query={query}
       paging={list}
       noun="parts"
-      dialog={deleteDialog}
+      dialog={
+        <>
+          {deleteDialog}
+          {pricingOf && <PricingDialog part={pricingOf} onClose={() => setPricingOf(null)} />}
+        </>
+      }
     >
       <AdminTable>
         <thead>
@@ -116,9 +192,14 @@ export default function ManagePartsPage() {
                 {part.available}
               </Cell>
               <Cell label="">
-                <button type="button" className="btn btn-error btn-sm ml-auto" onClick={() => setToDelete(part)}>
-                  Delete
-                </button>
+                <span className="ml-auto flex gap-2">
+                  <button type="button" className="btn btn-outline btn-sm" onClick={() => setPricingOf(part)}>
+                    Pricing<span className="sr-only"> of {part.name}</span>
+                  </button>
+                  <button type="button" className="btn btn-error btn-sm" onClick={() => setToDelete(part)}>
+                    Delete
+                  </button>
+                </span>
               </Cell>
             </tr>
           ))}

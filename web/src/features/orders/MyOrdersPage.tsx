@@ -1,5 +1,5 @@
 import { formatDollars, orderNumber, truncate, truncation } from '@partsyard/common';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { Link } from 'react-router-dom';
 import { ConfirmModal } from '../../components/ConfirmModal';
@@ -11,6 +11,27 @@ import { errorMessage } from '../../lib/apollo';
 import { formatPayBy, useRefetchAtDeadlines } from '../../lib/payBy';
 
 type Order = MyOrdersQuery['myOrders']['items'][number];
+
+/**
+ * The row above the orders of one checkout (issue 14): its number, how many parts, the sum one payment pays,
+ * and where they stand together.
+ */
+function CheckoutHeading({ orders }: { orders: Order[] }) {
+  const total = orders.reduce((sum, o) => sum + Math.round(o.price * 100), 0) / 100;
+  const id = orders[0].checkoutId ?? '';
+  return (
+    <tr className="bg-base-200" data-testid="checkout-group">
+      <th colSpan={7} scope="rowgroup" className="text-left font-semibold">
+        Checkout {orderNumber(id)}: {orders.length} {orders.length === 1 ? 'part' : 'parts'}, {formatDollars(total)}{' '}
+        {orders.every((o) => o.paid)
+          ? '· paid with one payment'
+          : orders.some((o) => o.status === 'UNPAID')
+            ? '· paid together with one payment'
+            : ''}
+      </th>
+    </tr>
+  );
+}
 
 /**
  * The signed-in customer's orders (spec "My Orders"): each with its short number and date, so identical
@@ -76,69 +97,75 @@ export default function MyOrdersPage() {
           </thead>
           <tbody>
             {orders.map((order, index) => (
-              <tr key={order.id} data-testid="order-row">
-                <RowHeader>{index + 1}</RowHeader>
-                <Cell label="Order">
-                  <span className="flex flex-col md:items-start">
-                    <span className="font-mono text-sm font-semibold" data-testid="order-number">
-                      {orderNumber(order.id)}
+              <Fragment key={order.id}>
+                {order.checkoutId && orders.findIndex((o) => o.checkoutId === order.checkoutId) === index && (
+                  <CheckoutHeading orders={orders.filter((o) => o.checkoutId === order.checkoutId)} />
+                )}
+                <tr data-testid="order-row" className={order.checkoutId ? 'checkout-line bg-base-200/40' : undefined}>
+                  <RowHeader>{index + 1}</RowHeader>
+                  <Cell label="Order">
+                    <span className="flex flex-col md:items-start">
+                      <span className="font-mono text-sm font-semibold" data-testid="order-number">
+                        {orderNumber(order.id)}
+                      </span>
+                      <time dateTime={order.createdAt} className="text-xs whitespace-nowrap text-base-content/80">
+                        {orderDate(order.createdAt)}
+                      </time>
                     </span>
-                    <time dateTime={order.createdAt} className="text-xs whitespace-nowrap text-base-content/80">
-                      {orderDate(order.createdAt)}
-                    </time>
-                  </span>
-                </Cell>
-                <Cell label="Part" className="md:min-w-40" title={order.partName}>
-                  {truncate(order.partName, truncation.orderTableName)}
-                </Cell>
-                <Cell label="Status">
-                  <span className="flex flex-col items-end gap-1 md:items-start">
-                    <OrderStatusBadge status={order.status} />
-                    {order.status === 'UNPAID' && order.expiresAt && (
-                      <span className="text-xs whitespace-nowrap" data-testid="pay-by">
-                        Pay by <time dateTime={order.expiresAt}>{formatPayBy(order.expiresAt)}</time>
+                  </Cell>
+                  <Cell label="Part" className="md:min-w-40" title={order.partName}>
+                    {truncate(order.partName, truncation.orderTableName)}
+                  </Cell>
+                  <Cell label="Status">
+                    <span className="flex flex-col items-end gap-1 md:items-start">
+                      <OrderStatusBadge status={order.status} />
+                      {order.status === 'UNPAID' && order.expiresAt && (
+                        <span className="text-xs whitespace-nowrap" data-testid="pay-by">
+                          Pay by <time dateTime={order.expiresAt}>{formatPayBy(order.expiresAt)}</time>
+                        </span>
+                      )}
+                      {order.status === 'EXPIRED' && order.expiresAt && (
+                        <span className="text-xs whitespace-nowrap text-base-content/80">
+                          Not paid by {formatPayBy(order.expiresAt)}
+                        </span>
+                      )}
+                    </span>
+                  </Cell>
+                  <Cell label="Transaction">
+                    {order.paid ? (
+                      <span className="font-mono text-xs [overflow-wrap:anywhere]" data-testid="transaction-id">
+                        {order.transactionId}
+                      </span>
+                    ) : order.status === 'EXPIRED' ? (
+                      <span className="flex justify-end md:justify-start">
+                        <button type="button" className="btn btn-outline btn-sm" onClick={() => setToCancel(order)}>
+                          Delete
+                        </button>
+                      </span>
+                    ) : (
+                      <span className="flex flex-wrap justify-end gap-2 md:justify-start">
+                        <Link to={`/payment/${order.id}`} className="btn btn-primary btn-sm">
+                          Pay now
+                          {order.checkoutId && <span className="sr-only"> (the whole checkout)</span>}
+                        </Link>
+                        <button
+                          type="button"
+                          className="btn btn-outline btn-error btn-sm"
+                          onClick={() => setToCancel(order)}
+                        >
+                          Cancel
+                        </button>
                       </span>
                     )}
-                    {order.status === 'EXPIRED' && order.expiresAt && (
-                      <span className="text-xs whitespace-nowrap text-base-content/80">
-                        Not paid by {formatPayBy(order.expiresAt)}
-                      </span>
-                    )}
-                  </span>
-                </Cell>
-                <Cell label="Transaction">
-                  {order.paid ? (
-                    <span className="font-mono text-xs [overflow-wrap:anywhere]" data-testid="transaction-id">
-                      {order.transactionId}
-                    </span>
-                  ) : order.status === 'EXPIRED' ? (
-                    <span className="flex justify-end md:justify-start">
-                      <button type="button" className="btn btn-outline btn-sm" onClick={() => setToCancel(order)}>
-                        Delete
-                      </button>
-                    </span>
-                  ) : (
-                    <span className="flex flex-wrap justify-end gap-2 md:justify-start">
-                      <Link to={`/payment/${order.id}`} className="btn btn-primary btn-sm">
-                        Pay now
-                      </Link>
-                      <button
-                        type="button"
-                        className="btn btn-outline btn-error btn-sm"
-                        onClick={() => setToCancel(order)}
-                      >
-                        Cancel
-                      </button>
-                    </span>
-                  )}
-                </Cell>
-                <Cell label="Amount" className="text-right">
-                  {order.orderAmount}
-                </Cell>
-                <Cell label="Total" className="text-right whitespace-nowrap">
-                  {formatDollars(order.price)}
-                </Cell>
-              </tr>
+                  </Cell>
+                  <Cell label="Amount" className="text-right">
+                    {order.orderAmount}
+                  </Cell>
+                  <Cell label="Total" className="text-right whitespace-nowrap">
+                    {formatDollars(order.price)}
+                  </Cell>
+                </tr>
+              </Fragment>
             ))}
           </tbody>
         </StackedTable>

@@ -1,6 +1,6 @@
 import { dollarsToCents, formatDollars, purchaseSchema } from '@partsyard/common';
-import { Formik, type FormikHelpers } from 'formik';
-import { useMemo } from 'react';
+import { Formik, useFormikContext, type FormikHelpers } from 'formik';
+import { useMemo, useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { useNavigate, useParams } from 'react-router-dom';
 import { FormField, ShopForm } from '../../components/form/ShopForm';
@@ -10,6 +10,40 @@ import { usePartQuery, usePlaceOrderMutation } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { useAuth } from '../../lib/auth';
 import { BusyButton } from '../../components/BusyButton';
+import { PriceBreaks } from '../cart/PriceBreaks';
+import { unitPriceOf } from '../cart/priced';
+import { amountProblem, useCart } from '../cart/useCart';
+import type { PartFieldsFragment } from '../../generated/graphql';
+
+/** Adds the form's amount to the cart instead of ordering it now (checked by the same rule, its message shown). */
+function AddFormAmountToCart({ part }: { part: PartFieldsFragment }) {
+  const { values, setFieldError, setFieldTouched } = useFormikContext<PurchaseValues>();
+  const cart = useCart();
+  const [busy, setBusy] = useState(false);
+  const add = async () => {
+    const amount = values.orderAmount === '' ? '' : Number(values.orderAmount);
+    const problem = amountProblem(part, amount);
+    if (problem) {
+      await setFieldTouched('orderAmount', true, false);
+      setFieldError('orderAmount', problem);
+      return;
+    }
+    setBusy(true);
+    try {
+      await cart.add(part, Number(amount));
+      toast.success(`Added ${Number(amount)} × ${part.name} to your cart.`);
+    } catch (e) {
+      setFieldError('orderAmount', errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <BusyButton type="button" className="btn btn-outline btn-primary" busy={busy} onClick={() => void add()}>
+      Add to cart
+    </BusyButton>
+  );
+}
 
 interface PurchaseValues {
   name: string;
@@ -39,7 +73,12 @@ export default function PurchasePage() {
   const schema = useMemo(
     () =>
       part
-        ? purchaseSchema({ minOrder: part.minOrder, available: part.available, priceCents: dollarsToCents(part.price) })
+        ? purchaseSchema({
+            minOrder: part.minOrder,
+            available: part.available,
+            priceCents: dollarsToCents(part.price),
+            packSize: part.packSize,
+          })
         : undefined,
     [part],
   );
@@ -121,7 +160,9 @@ export default function PurchasePage() {
             {({ values, isSubmitting }) => {
               const amount = Number(values.orderAmount);
               const total =
-                values.orderAmount !== '' && Number.isFinite(amount) && amount > 0 ? amount * part.price : 0;
+                values.orderAmount !== '' && Number.isInteger(amount) && amount > 0
+                  ? unitPriceOf(part, amount) * amount
+                  : 0;
               return (
                 <ShopForm className="flex flex-col gap-3">
                   <div className="grid gap-3 sm:grid-cols-2">
@@ -136,15 +177,19 @@ export default function PurchasePage() {
                     placeholder={`At least ${part.minOrder}`}
                   />
                   <FormField name="address" label="Address" as="textarea" rows={3} autoComplete="street-address" />
+                  <PriceBreaks part={part} amount={amount} />
                   <p className="flex items-center justify-between rounded-box bg-base-200 px-4 py-3">
                     <span className="text-gray-600">Total price</span>
                     <span className="text-xl font-bold" data-testid="total-price">
                       {formatDollars(total)}
                     </span>
                   </p>
-                  <BusyButton className="btn btn-primary mt-2" busy={isSubmitting}>
-                    Place Order
-                  </BusyButton>
+                  <div className="mt-2 grid gap-2 sm:grid-cols-2">
+                    <BusyButton className="btn btn-primary" busy={isSubmitting}>
+                      Place Order
+                    </BusyButton>
+                    <AddFormAmountToCart part={part} />
+                  </div>
                 </ShopForm>
               );
             }}

@@ -1,16 +1,20 @@
 import { formatDollars, partPageMeta } from '@partsyard/common';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { PartNotFound, ShoppingFact, ShoppingPartSummary } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
 import { usePartQuery } from '../../generated/graphql';
 import { setPageMeta } from '../../lib/pageMeta';
+import { AddToCartForm } from '../cart/AddToCart';
+import { PriceBreaks } from '../cart/PriceBreaks';
+import { smallestOrder } from '../cart/useCart';
 
 /** One part, public: what the catalog's card says in full, and the way to order it. */
 export default function PartPage() {
   const { partId = '' } = useParams();
   const { data, loading, error } = usePartQuery({ variables: { id: partId } });
   const part = data?.part;
+  const [amount, setAmount] = useState(0);
   useEffect(() => {
     if (part) setPageMeta(partPageMeta(part));
   }, [part]);
@@ -26,6 +30,7 @@ export default function PartPage() {
         </p>
         <ShoppingFact label="Minimum Order">{part.minOrder}</ShoppingFact>
         <ShoppingFact label="Available">{part.available}</ShoppingFact>
+        <PriceBreaks part={part} amount={amount || smallestOrder(part)} />
       </ShoppingPartSummary>
       <div className="card self-start bg-base-100 shadow-md">
         <div className="card-body gap-4">
@@ -34,6 +39,7 @@ export default function PartPage() {
           <p className="text-sm text-gray-700">
             Sold in bulk: every order is at least {part.minOrder} units, and at most the {part.available} in stock.
           </p>
+          {part.available >= part.minOrder && <AddToCartForm part={part} onAmountChange={setAmount} />}
           <div className="card-actions">
             {part.available >= part.minOrder ? (
               <Link to={`/purchase/${part.id}`} className="btn btn-primary">

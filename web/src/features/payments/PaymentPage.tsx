@@ -1,4 +1,4 @@
-import { formatDollars } from '@partsyard/common';
+import { formatDollars, orderNumber } from '@partsyard/common';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { useClientSettings } from '../../lib/clientSettings';
@@ -48,9 +48,12 @@ export default function PaymentPage() {
     );
   }
 
+  // An order of a checkout is paid with all the others of it: one payment for the checkout's sum.
+  const checkout = order.checkout;
+  const due = checkout ? checkout.total : order.price;
   const card: CardPaymentProps = {
     billing: { name: order.name || user?.displayName || '', email: user?.email || order.email },
-    amountLabel: formatDollars(order.price),
+    amountLabel: formatDollars(due),
     async createIntent() {
       const { data: created } = await createPaymentIntent({ variables: { orderId: order.id } });
       if (!created) throw new Error('The payment could not be started');
@@ -66,25 +69,62 @@ export default function PaymentPage() {
     <section className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-10">
       <h1 className="text-3xl font-bold text-primary">Payment Now</h1>
       <div className="grid gap-6 md:grid-cols-2">
-        <ShoppingPartSummary image={order.partImage} name={order.partName} className="self-start">
-          <p className="text-sm text-gray-600">
-            Hello {order.name}, please pay for your order of {order.partName}.
-          </p>
-          <ShoppingFact label="Order amount">{order.orderAmount}</ShoppingFact>
-          <ShoppingFact label="Unit price">{formatDollars(order.unitPrice)}</ShoppingFact>
-          <ShoppingFact label="Total">
-            <span className="text-lg text-primary" data-testid="order-total">
-              {formatDollars(order.price)}
-            </span>
-          </ShoppingFact>
-          {order.status === 'UNPAID' && order.expiresAt && (
-            <ShoppingFact label="Pay by">
-              <time dateTime={order.expiresAt} data-testid="pay-by">
-                {formatPayBy(order.expiresAt)}
-              </time>
+        {checkout ? (
+          <div className="card self-start bg-base-100 shadow-md" data-testid="checkout-summary">
+            <div className="card-body gap-2">
+              <h2 className="card-title text-xl">
+                Checkout {orderNumber(checkout.id)}: {checkout.orders.length}{' '}
+                {checkout.orders.length === 1 ? 'part' : 'parts'}
+              </h2>
+              <p className="text-sm text-gray-700">
+                Hello {order.name}, one card payment pays every order of this checkout.
+              </p>
+              <ul className="flex flex-col divide-y divide-base-200 text-sm" aria-label="Orders of this checkout">
+                {checkout.orders.map((o) => (
+                  <li key={o.id} className="flex justify-between gap-4 py-1">
+                    <span className="[overflow-wrap:anywhere]">
+                      {o.orderAmount} × {o.partName}{' '}
+                      <span className="text-gray-700">at {formatDollars(o.unitPrice)}</span>
+                    </span>
+                    <span className="font-semibold whitespace-nowrap">{formatDollars(o.price)}</span>
+                  </li>
+                ))}
+              </ul>
+              <ShoppingFact label="Total">
+                <span className="text-lg text-primary" data-testid="order-total">
+                  {formatDollars(checkout.total)}
+                </span>
+              </ShoppingFact>
+              {order.status === 'UNPAID' && order.expiresAt && (
+                <ShoppingFact label="Pay by">
+                  <time dateTime={order.expiresAt} data-testid="pay-by">
+                    {formatPayBy(order.expiresAt)}
+                  </time>
+                </ShoppingFact>
+              )}
+            </div>
+          </div>
+        ) : (
+          <ShoppingPartSummary image={order.partImage} name={order.partName} className="self-start">
+            <p className="text-sm text-gray-600">
+              Hello {order.name}, please pay for your order of {order.partName}.
+            </p>
+            <ShoppingFact label="Order amount">{order.orderAmount}</ShoppingFact>
+            <ShoppingFact label="Unit price">{formatDollars(order.unitPrice)}</ShoppingFact>
+            <ShoppingFact label="Total">
+              <span className="text-lg text-primary" data-testid="order-total">
+                {formatDollars(order.price)}
+              </span>
             </ShoppingFact>
-          )}
-        </ShoppingPartSummary>
+            {order.status === 'UNPAID' && order.expiresAt && (
+              <ShoppingFact label="Pay by">
+                <time dateTime={order.expiresAt} data-testid="pay-by">
+                  {formatPayBy(order.expiresAt)}
+                </time>
+              </ShoppingFact>
+            )}
+          </ShoppingPartSummary>
+        )}
 
         <div className="card self-start bg-base-100 shadow-md">
           <div className="card-body gap-4">

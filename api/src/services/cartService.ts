@@ -1,0 +1,329 @@
+import {
+  centsToDollars,
+  check,
+  checkoutSchema,
+  dollarsToCents,
+  formatDollars,
+  limits,
+  maxUnitsPerCharge,
+  messages,
+  nextTier,
+  orderAmountSchema,
+  unitPriceCents,
+} from '@partsyard/common';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { cartLines, parts, type OrderRow, type PartRow } from '../db/schema';
+import { badInput, conflict, notFound } from '../errors';
+import type { Client, RateLimiter } from '../rateLimits';
+import type { Actor } from './actor';
+import { authorize } from './rights';
+import { emptyCartMessage, partGoneMessage, type OrdersService } from './ordersService';
+import { isId } from './paging';
+import type { PartsService } from './partsService';
+
+/**
+ * The cart (issue 14): a signed-in customer's cart lives in `cart_lines` (one line per part, every device sees
+ * it); a visitor's lives in the browser and is merged in at sign-in (`mergeCart`). Amounts follow the purchase
+ * rules (minOrder, stock, whole numbers, packs, one card payment) with the spec's messages; checkout places
+ * every line through the orders service's one order-writing path, all or nothing.
+ */
+
+/** The most lines one cart holds (a checkout's lines are one transaction). */
+export const maxCartLines = 50;
+export const cartFullMessage = `A cart holds at most ${maxCartLines} parts: check out or remove some first`;
+export const cartCheckedOutMessage = 'This cart was just checked out (another tab or device?): see My Orders';
+export const priceChangedMessage = (seenCents: number, nowCents: number) =>
+  `The price changed from ${formatDollars(centsToDollars(seenCents))} to ${formatDollars(centsToDollars(nowCents))} since you added it`;
+
+/** A cart line as shown: the part now, the amount, the unit price now and when added, and what is wrong. */
+export interface CartLineView {
+  partId: string;
+  part: PartRow;
+  amount: number;
+  unitPriceCents: number;
+  seenUnitPriceCents: number;
+  lineTotalCents: number;
+  /** Why the amount cannot be ordered now (stock fell, a rule), null when it can. */
+  problem: string | null;
+  /** Set when the unit price differs from the one seen when the line was added. */
+  priceChange: string | null;
+  addedAt: Date;
+}
+
+export interface CartView {
+  lines: CartLineView[];
+  totalCents: number;
+  units: number;
+  /** True when every line can be ordered as it stands. */
+  ready: boolean;
+}
+
+export type NextTierView = NonNullable<ReturnType<typeof nextTier>>;
+
+export interface CartMergeView {
+  cart: CartView;
+  notes: MergeNote[];
+}
+
+export interface CheckoutView {
+  checkoutId: string;
+  orders: OrderRow[];
+  totalCents: number;
+}
+
+/** A visitor's line, as the browser kept it. */
+export interface VisitorLine {
+  partId: string;
+  amount: number;
+}
+
+/** What a merge did with a visitor's line that did not go in whole. */
+export interface MergeNote {
+  partId: string;
+  message: string;
+}
+
+const amountProblem = (part: PartRow, amount: number): string | null => {
+  if (part.priceCents < 1) return messages.partNotForSale;
+  const result = check(orderAmountSchema(part), { orderAmount: amount });
+  return result.ok ? null : (result.errors.orderAmount ?? null);
+};
+
+/**
+ * The merge rule: a part in both carts gets the SUM of the two amounts, then capped at what one order of it
+ * may hold now (its stock, one card payment, the quantity bound), rounded down to whole packs. A line whose
+ * amount would fall below the part's minimum order, a part no longer sold, and lines past the cart's size are
+ * left out; each such change is reported as a note.
+ */
+export function mergedAmount(part: PartRow, amount: number): { amount: number | null; note: string | null } {
+  if (part.priceCents < 1) return { amount: null, note: `${part.name}: ${messages.partNotForSale}` };
+  const pack = Math.max(1, part.packSize);
+  const cap = Math.min(part.available, maxUnitsPerCharge(part.priceCents), limits.maxQuantity);
+  let wanted = Math.max(0, Math.floor(amount));
+  let note: string | null = null;
+  if (wanted > cap) {
+    wanted = cap;
+    note = `${part.name}: ${messages.orderAmountAboveAvailable(part.available)}; your cart holds ${wanted}`;
+  }
+  wanted -= wanted % pack;
+  if (wanted < part.minOrder || wanted < 1) {
+    return { amount: null, note: `${part.name}: ${messages.orderAmountAboveAvailable(part.available)}; left out` };
+  }
+  return { amount: wanted, note };
+}
+
+export function createCartService(deps: {
+  db: Db;
+  parts: PartsService;
+  orders: OrdersService;
+  rateLimits: RateLimiter;
+}) {
+  const { db, parts: partsService, orders: ordersService, rateLimits } = deps;
+
+  async function cart(actor: Actor | null): Promise<CartView> {
+    const { userId } = authorize('cart.cart', actor);
+    const rows = await db
+      .select({ line: cartLines, part: parts })
+      .from(cartLines)
+      .innerJoin(parts, eq(parts.id, cartLines.partId))
+      .where(eq(cartLines.userId, userId))
+      .orderBy(asc(cartLines.addedAt), asc(cartLines.partId));
+    const lines = rows.map(({ line, part }): CartLineView => {
+      const unit = unitPriceCents(part, line.amount);
+      return {
+        partId: part.id,
+        part,
+        amount: line.amount,
+        unitPriceCents: unit,
+        seenUnitPriceCents: line.seenUnitPriceCents,
+        lineTotalCents: unit * line.amount,
+        problem: amountProblem(part, line.amount),
+        priceChange: unit === line.seenUnitPriceCents ? null : priceChangedMessage(line.seenUnitPriceCents, unit),
+        addedAt: line.addedAt,
+      };
+    });
+    return {
+      lines,
+      totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0),
+      units: lines.reduce((sum, l) => sum + l.amount, 0),
+      ready: lines.length > 0 && lines.every((l) => !l.problem),
+    };
+  }
+
+  /** The part of a line, checked: BAD_USER_INPUT with the purchase rules' message when `amount` is not allowed. */
+  async function checkedLine(partId: string, amount: unknown): Promise<{ part: PartRow; amount: number }> {
+    if (!isId(partId)) throw notFound('Part');
+    const part = await partsService.getPart(partId);
+    if (part.priceCents < 1) throw badInput({ partId: messages.partNotForSale });
+    const result = check(orderAmountSchema(part), { orderAmount: amount });
+    if (!result.ok) throw badInput({ amount: result.errors.orderAmount ?? messages.orderAmountRequired });
+    return { part, amount: result.value.orderAmount };
+  }
+
+  async function countLines(userId: string): Promise<number> {
+    const [{ n }] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(cartLines)
+      .where(eq(cartLines.userId, userId));
+    return n;
+  }
+
+  async function upsert(userId: string, part: PartRow, amount: number) {
+    await db
+      .insert(cartLines)
+      .values({ userId, partId: part.id, amount, seenUnitPriceCents: unitPriceCents(part, amount) })
+      .onConflictDoUpdate({
+        target: [cartLines.userId, cartLines.partId],
+        set: { amount, seenUnitPriceCents: unitPriceCents(part, amount), updatedAt: sql`now()` },
+      });
+  }
+
+  return {
+    cart,
+
+    /**
+     * Adds `amount` units of a part. A part already in the cart gets the sum, checked by the purchase rules as
+     * one amount (so adding never builds a line that could not be ordered).
+     */
+    async addToCart(actor: Actor | null, partId: string, amount: unknown): Promise<CartView> {
+      const { userId } = authorize('cart.addToCart', actor);
+      // The amount added is checked alone first, so its message is about what was typed.
+      await checkedLine(partId, amount);
+      const [existing] = await db
+        .select()
+        .from(cartLines)
+        .where(and(eq(cartLines.userId, userId), eq(cartLines.partId, partId)));
+      if (!existing && (await countLines(userId)) >= maxCartLines) throw badInput({ partId: cartFullMessage });
+      const total = (existing?.amount ?? 0) + Number(amount);
+      const line = await checkedLine(partId, total);
+      await upsert(userId, line.part, line.amount);
+      return cart(actor);
+    },
+
+    /** Sets a line's amount (the cart's stepper), checked by the purchase rules; the price seen is renewed. */
+    async setCartLineAmount(actor: Actor | null, partId: string, amount: unknown): Promise<CartView> {
+      const { userId } = authorize('cart.setCartLineAmount', actor);
+      const line = await checkedLine(partId, amount);
+      const [existing] = await db
+        .select({ partId: cartLines.partId })
+        .from(cartLines)
+        .where(and(eq(cartLines.userId, userId), eq(cartLines.partId, partId)));
+      if (!existing) throw notFound('Cart line');
+      await upsert(userId, line.part, line.amount);
+      return cart(actor);
+    },
+
+    /** Takes a part out of the caller's cart; NOT_FOUND when it is not there. */
+    async removeCartLine(actor: Actor | null, partId: string): Promise<CartView> {
+      const { userId } = authorize('cart.removeCartLine', actor);
+      const removed = isId(partId)
+        ? await db
+            .delete(cartLines)
+            .where(and(eq(cartLines.userId, userId), eq(cartLines.partId, partId)))
+            .returning({ partId: cartLines.partId })
+        : [];
+      if (!removed.length) throw notFound('Cart line');
+      return cart(actor);
+    },
+
+    /**
+     * Merges a visitor's cart (from the browser, at sign-in) into the server's, by the rule of `mergedAmount`:
+     * amounts of the same part are summed, then capped; what could not go in whole is reported.
+     */
+    async mergeCart(actor: Actor | null, visitor: readonly VisitorLine[]): Promise<CartMergeView> {
+      const { userId } = authorize('cart.mergeCart', actor);
+      if (visitor.length > maxCartLines) throw badInput({ lines: cartFullMessage });
+      const wanted = new Map<string, number>();
+      for (const line of visitor) {
+        if (!isId(line.partId) || !Number.isInteger(line.amount) || line.amount < 1 || line.amount > limits.maxQuantity)
+          continue; // nothing a browser of ours stores; dropped quietly
+        wanted.set(line.partId, (wanted.get(line.partId) ?? 0) + line.amount);
+      }
+      const notes: MergeNote[] = [];
+      if (wanted.size) {
+        const ids = [...wanted.keys()];
+        const found = await db.select().from(parts).where(inArray(parts.id, ids));
+        const byId = new Map(found.map((p) => [p.id, p]));
+        const existing = await db.select().from(cartLines).where(eq(cartLines.userId, userId));
+        const have = new Map(existing.map((l) => [l.partId, l.amount]));
+        let count = existing.length;
+        for (const partId of ids) {
+          const part = byId.get(partId);
+          if (!part) {
+            notes.push({ partId, message: partGoneMessage });
+            continue;
+          }
+          if (!have.has(partId) && count >= maxCartLines) {
+            notes.push({ partId, message: `${part.name}: ${cartFullMessage}` });
+            continue;
+          }
+          const merged = mergedAmount(part, (have.get(partId) ?? 0) + (wanted.get(partId) ?? 0));
+          if (merged.note) notes.push({ partId, message: merged.note });
+          if (merged.amount === null) continue;
+          if (!have.has(partId)) count += 1;
+          await upsert(userId, part, merged.amount);
+        }
+      }
+      return { cart: await cart(actor), notes };
+    },
+
+    /**
+     * Checks out the whole cart: every line becomes an order in one transaction (ordersService.placeCheckout),
+     * all sharing one checkout id and paid with one payment; the cart is emptied once the orders are placed.
+     * `expectedTotal` (dollars), when given, must be what the lines cost now, or nothing is placed.
+     */
+    async checkout(
+      actor: Actor | null,
+      input: { name?: unknown; phone?: unknown; address?: unknown; expectedTotal?: number | null },
+      client?: Client,
+    ): Promise<CheckoutView> {
+      const caller = authorize('orders.checkout', actor);
+      const contact = check(checkoutSchema, input);
+      if (!contact.ok) throw badInput(contact.errors);
+      const now = await cart(actor);
+      if (!now.lines.length) throw badInput({ lines: emptyCartMessage });
+      const attempt = await rateLimits.orderBy(caller.userId, client);
+      try {
+        const placed = await ordersService.placeCheckout(
+          caller,
+          { name: contact.value.name, phone: contact.value.phone, address: contact.value.address ?? '' },
+          now.lines.map((l) => ({ partId: l.partId, orderAmount: l.amount })),
+          {
+            expectedTotalCents:
+              typeof input.expectedTotal === 'number' && Number.isFinite(input.expectedTotal)
+                ? dollarsToCents(input.expectedTotal)
+                : undefined,
+            // The lines placed leave the cart in the same transaction; when they are gone already, another
+            // checkout of this cart (a second click, another device) got there first and this one is undone.
+            also: async (tx, orders) => {
+              const taken = await tx
+                .delete(cartLines)
+                .where(
+                  and(
+                    eq(cartLines.userId, caller.userId),
+                    inArray(
+                      cartLines.partId,
+                      orders.map((o) => o.partId ?? ''),
+                    ),
+                  ),
+                )
+                .returning({ partId: cartLines.partId });
+              if (taken.length !== orders.length) throw conflict(cartCheckedOutMessage);
+            },
+          },
+        );
+        return {
+          checkoutId: placed[0].checkoutId ?? '',
+          orders: placed,
+          totalCents: placed.reduce((sum, o) => sum + o.totalCents, 0),
+        };
+      } catch (error) {
+        await attempt.refused();
+        throw error;
+      }
+    },
+  };
+}
+
+export type CartService = ReturnType<typeof createCartService>;

@@ -1,0 +1,127 @@
+import { centsToDollars, dollarsToCents, formatDollars } from './format';
+import { maxQuantity, messages } from './messages';
+
+/**
+ * Quantity breaks and packs: the one pricing rule of the shop. The server charges `unitPriceCents(part, amount)`
+ * for every order it places; the web shows the same figures (cards, the purchase page, the cart).
+ */
+
+/** From `minUnits` units on, each unit costs `priceCents`. */
+export interface PriceTier {
+  minUnits: number;
+  priceCents: number;
+}
+
+/** What pricing needs of a part: its base unit price, its quantity breaks and its pack size. */
+export interface Priced {
+  priceCents: number;
+  priceTiers?: readonly PriceTier[] | null;
+  packSize?: number | null;
+}
+
+/** The most quantity breaks one part may carry. */
+export const maxPriceTiers = 10;
+
+export const pricingMessages = {
+  tierUnitsTooFew: (minOrder: number) => `A price break must start at the minimum order (${minOrder}) or above`,
+  tierUnitsNotAscending: 'Each price break must start at more units than the one before it',
+  tierPriceNotLower: 'Each price break must cost less per unit than the price before it',
+  tierPriceTooLow: "A price break's unit price must be at least $0.01",
+  tierUnitsRequired: 'From how many units? A whole number is required',
+  tierPriceRequired: 'The unit price from that amount is required',
+  tooManyTiers: `A part may carry at most ${maxPriceTiers} price breaks`,
+  packSizeTooSmall: 'Pack size must be a whole number of at least 1',
+  packSizeTooLarge: (max: number) => `Pack size must be ${max} or less`,
+  notPackMultiple: (packSize: number, below: number, above: number) => messages.notPackMultiple(packSize, below, above),
+} as const;
+
+/** The part's breaks, cheapest-last (ascending by units), ignoring none: the server stores them validated. */
+const tiersOf = (part: Priced): readonly PriceTier[] => part.priceTiers ?? [];
+
+/** The quantity break that applies to `amount` units, or null when the base price does. */
+export function tierFor(part: Priced, amount: number): PriceTier | null {
+  let applies: PriceTier | null = null;
+  for (const tier of tiersOf(part)) if (amount >= tier.minUnits) applies = tier;
+  return applies;
+}
+
+/** The unit price in cents for `amount` units: the deepest break reached, else the base price. */
+export const unitPriceCents = (part: Priced, amount: number): number =>
+  tierFor(part, amount)?.priceCents ?? part.priceCents;
+
+/** The order's total in cents at the unit price for its amount. */
+export const totalCents = (part: Priced, amount: number): number => unitPriceCents(part, amount) * amount;
+
+/**
+ * The next break above `amount`, and what moving to it would save: per unit, and on the whole order at that
+ * break compared with paying today's unit price for as many units. Null when no deeper break is left.
+ */
+export function nextTier(
+  part: Priced,
+  amount: number,
+): { tier: PriceTier; unitsMore: number; savesPerUnitCents: number } | null {
+  const now = unitPriceCents(part, amount);
+  const next = tiersOf(part).find((tier) => tier.minUnits > amount);
+  if (!next) return null;
+  return { tier: next, unitsMore: next.minUnits - amount, savesPerUnitCents: now - next.priceCents };
+}
+
+/** The cheapest break, for a card's "from $P at N+"; null without breaks. */
+export const lowestTier = (part: Priced): PriceTier | null => {
+  const tiers = tiersOf(part);
+  return tiers.length ? tiers[tiers.length - 1] : null;
+};
+
+/** "from $4.50 at 100+" */
+export const formatTier = (tier: PriceTier): string =>
+  `from ${formatDollars(centsToDollars(tier.priceCents))} at ${tier.minUnits}+`;
+
+/** A price break as the admin's form sends it: units and a unit price in dollars. */
+export interface PriceTierInput {
+  minUnits: unknown;
+  price: unknown;
+}
+
+/**
+ * Checks the quantity breaks of a part whose base price is `priceCents` and minimum order `minOrder`:
+ * whole units, ascending, each at or above the minimum order, unit prices positive, each below the one before
+ * (the first below the base). Answers the breaks in cents, or a message per failing field (`priceTiers.1.price`).
+ */
+export function checkPriceTiers(
+  input: readonly PriceTierInput[] | null | undefined,
+  { priceCents, minOrder }: { priceCents: number; minOrder: number },
+): { ok: true; value: PriceTier[] } | { ok: false; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const tiers: PriceTier[] = [];
+  const list: readonly PriceTierInput[] = input ?? [];
+  if (!Array.isArray(input ?? [])) return { ok: false, errors: { priceTiers: pricingMessages.tierUnitsRequired } };
+  if (list.length > maxPriceTiers) return { ok: false, errors: { priceTiers: pricingMessages.tooManyTiers } };
+  let lastUnits = 0;
+  let lastPrice = priceCents;
+  list.forEach((tier, i) => {
+    const at = `priceTiers.${i}`;
+    const units = tier?.minUnits;
+    const price = tier?.price;
+    if (typeof units !== 'number' || !Number.isInteger(units) || units < 1 || units > maxQuantity) {
+      errors[`${at}.minUnits`] = pricingMessages.tierUnitsRequired;
+    } else if (units < minOrder) errors[`${at}.minUnits`] = pricingMessages.tierUnitsTooFew(minOrder);
+    else if (units <= lastUnits) errors[`${at}.minUnits`] = pricingMessages.tierUnitsNotAscending;
+    if (typeof price !== 'number' || !Number.isFinite(price)) errors[`${at}.price`] = pricingMessages.tierPriceRequired;
+    else if (dollarsToCents(price) < 1) errors[`${at}.price`] = pricingMessages.tierPriceTooLow;
+    else if (dollarsToCents(price) >= lastPrice) errors[`${at}.price`] = pricingMessages.tierPriceNotLower;
+    if (typeof units === 'number' && Number.isInteger(units)) lastUnits = Math.max(lastUnits, units);
+    if (typeof price === 'number' && Number.isFinite(price)) lastPrice = Math.min(lastPrice, dollarsToCents(price));
+    if (typeof units === 'number' && typeof price === 'number')
+      tiers.push({ minUnits: units, priceCents: dollarsToCents(price) });
+  });
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: tiers };
+}
+
+/** Checks a pack size (null or missing: 1, no packs). */
+export function checkPackSize(input: unknown): { ok: true; value: number } | { ok: false; error: string } {
+  if (input === null || input === undefined) return { ok: true, value: 1 };
+  if (typeof input !== 'number' || !Number.isInteger(input) || input < 1)
+    return { ok: false, error: pricingMessages.packSizeTooSmall };
+  if (input > maxQuantity) return { ok: false, error: pricingMessages.packSizeTooLarge(maxQuantity) };
+  return { ok: true, value: input };
+}
