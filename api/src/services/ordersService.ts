@@ -14,7 +14,7 @@ import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { OrderLimits } from '../config';
 import type { Db, Tx } from '../db/database';
 import { gatewayIntents, orders, parts as partsTable, type OrderRow } from '../db/schema';
-import { accountGone, AppError, badInput, conflict, forbidden, notFound } from '../errors';
+import { accountGone, AppError, badInput, conflict, notFound } from '../errors';
 import { emitEvent } from '../logger';
 import type { Client, RateLimiter } from '../rateLimits';
 import { holdAccount } from './accountLock';

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useAuth } from '../lib/auth';
 import { useHydrated } from '../lib/hydration';
-import { CartBadge } from '../features/cart/CartBadge';
+import { CartBadge } from './cart/CartBadge';
 import { Brand } from './Brand';
 import { Modal } from './Modal';
 

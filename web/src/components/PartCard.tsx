@@ -2,7 +2,7 @@ import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import type { PartFieldsFragment } from '../generated/graphql';
-import { FromTier } from '../features/cart/PriceBreaks';
+import { FromTier } from './cart/PriceBreaks';
 import { PartImage } from './PartImage';
 
 /**
@@ -11,7 +11,7 @@ import { PartImage } from './PartImage';
  */
 // Add to cart carries the purchase rules (and their validation library): loaded after the card, so the home
 // page's first download does not grow. Until then the button shows, disabled.
-const AddToCartButton = lazy(() => import('../features/cart/AddToCart').then((m) => ({ default: m.AddToCartButton })));
+const AddToCartButton = lazy(() => import('./cart/AddToCart').then((m) => ({ default: m.AddToCartButton })));
 
 export function PartCard({
   part,

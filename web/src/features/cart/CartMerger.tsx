@@ -2,9 +2,9 @@ import { useEffect, useRef } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { useMergeCartMutation } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
-import { useAuth } from '../auth/AuthProvider';
-import { writeCart } from './cartCache';
-import { visitorCart } from './visitorCart';
+import { useAuth } from '../../lib/auth';
+import { writeCart } from '../../lib/cart/cartCache';
+import { visitorCart } from '../../lib/cart/visitorCart';
 
 /**
  * At sign-in, the visitor's cart (this browser's) goes into the account's cart on the server (mergeCart: the

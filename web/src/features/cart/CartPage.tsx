@@ -9,10 +9,10 @@ import { PartImage } from '../../components/PartImage';
 import { Spinner } from '../../components/Spinner';
 import { useCheckoutMutation, usePartQuery, type PartFieldsFragment } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
-import { useAuth } from '../auth/AuthProvider';
-import { PriceBreaks } from './PriceBreaks';
-import { amountProblem, useCart, type CartLineView, type CartState } from './useCart';
-import { visitorCart } from './visitorCart';
+import { useAuth } from '../../lib/auth';
+import { PriceBreaks } from '../../components/cart/PriceBreaks';
+import { amountProblem, useCart, type CartLineView, type CartState } from '../../lib/cart/useCart';
+import { visitorCart } from '../../lib/cart/visitorCart';
 
 /** A visitor's line keeps the part as it was when added: the page asks the server for it now. */
 function FreshPart({ part }: { part: PartFieldsFragment }) {

@@ -10,9 +10,9 @@ import { usePartQuery, usePlaceOrderMutation } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { useAuth } from '../../lib/auth';
 import { BusyButton } from '../../components/BusyButton';
-import { PriceBreaks } from '../cart/PriceBreaks';
-import { unitPriceOf } from '../cart/priced';
-import { amountProblem, useCart } from '../cart/useCart';
+import { PriceBreaks } from '../../components/cart/PriceBreaks';
+import { unitPriceOf } from '../../lib/cart/priced';
+import { amountProblem, useCart } from '../../lib/cart/useCart';
 import type { PartFieldsFragment } from '../../generated/graphql';
 
 /** Adds the form's amount to the cart instead of ordering it now (checked by the same rule, its message shown). */

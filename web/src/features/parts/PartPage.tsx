@@ -5,9 +5,9 @@ import { PartNotFound, ShoppingFact, ShoppingPartSummary } from '../../component
 import { Spinner } from '../../components/Spinner';
 import { usePartQuery } from '../../generated/graphql';
 import { setPageMeta } from '../../lib/pageMeta';
-import { AddToCartForm } from '../cart/AddToCart';
-import { PriceBreaks } from '../cart/PriceBreaks';
-import { smallestOrder } from '../cart/useCart';
+import { AddToCartForm } from '../../components/cart/AddToCart';
+import { PriceBreaks } from '../../components/cart/PriceBreaks';
+import { smallestOrder } from '../../lib/cart/useCart';
 
 /** One part, public: what the catalog's card says in full, and the way to order it. */
 export default function PartPage() {

@@ -3,7 +3,7 @@ import { toast } from 'react-hot-toast/headless';
 import { useNavigate } from 'react-router-dom';
 import type { PartFieldsFragment } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
-import { amountProblem, smallestOrder, useCart } from './useCart';
+import { amountProblem, smallestOrder, useCart } from '../../lib/cart/useCart';
 
 /** The toast after adding: what was added, and a link to the cart. */
 function useAddedToast() {

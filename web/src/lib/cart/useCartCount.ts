@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { useCartQuery } from '../../generated/graphql';
-import { useOptionalAuth } from '../auth/AuthProvider';
+import { useOptionalAuth } from '../auth';
 import { visitorCart } from './visitorCart';
 
 /**

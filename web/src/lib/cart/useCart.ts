@@ -8,7 +8,7 @@ import {
   useSetCartLineAmountMutation,
   type PartFieldsFragment,
 } from '../../generated/graphql';
-import { useOptionalAuth } from '../auth/AuthProvider';
+import { useOptionalAuth } from '../auth';
 import { writeCart } from './cartCache';
 import { visitorCart } from './visitorCart';
 

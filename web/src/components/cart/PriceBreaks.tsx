@@ -1,6 +1,6 @@
 import { formatDollars, formatTier, lowestTier, nextTier, tierFor, unitPriceCents } from '@partsyard/common';
 import type { PartFieldsFragment } from '../../generated/graphql';
-import { pricedOf } from './priced';
+import { pricedOf } from '../../lib/cart/priced';
 
 /** A card's "from $P at N+" (the cheapest break), or nothing for a part without breaks. */
 export function FromTier({ part }: { part: PartFieldsFragment }) {

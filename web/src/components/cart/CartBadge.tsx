@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { useCartCount } from './useCartCount';
+import { useCartCount } from '../../lib/cart/useCartCount';
 
 /** The header's cart link: how many parts (lines) the cart holds, in its accessible name too. */
 export function CartBadge() {
