@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 /**
@@ -46,4 +46,20 @@ export function useListParams(pageSize: number) {
     filter: (name: string) => params.get(name) ?? '',
     setFilter,
   };
+}
+
+/**
+ * When the page shown lies past the end (its last rows were deleted), moves to the last page that has rows.
+ */
+export function useStayInRange(
+  page: number,
+  pageSize: number,
+  total: number | undefined,
+  setPage: (p: number) => void,
+) {
+  useEffect(() => {
+    if (total === undefined || page <= 1) return;
+    const last = Math.max(1, Math.ceil(total / pageSize));
+    if (page > last) setPage(last);
+  }, [page, pageSize, total, setPage]);
 }

@@ -16,13 +16,13 @@ const paid = order({
   transactionId: 'pi_test_abc123',
 });
 
-const ordersAnswer = (items: ReturnType<typeof order>[]) => ({
-  request: { query: MyOrdersDocument, variables: {} },
-  result: { data: { myOrders: { __typename: 'OrderPage', items, total: items.length } } },
+const ordersAnswer = (items: ReturnType<typeof order>[], { offset = 0, total = items.length } = {}) => ({
+  request: { query: MyOrdersDocument, variables: { offset, limit: 20 } },
+  result: { data: { myOrders: { __typename: 'OrderPage', items, total } } },
 });
 
-const renderOrders = (mocks: Parameters<typeof renderShopping>[1]) =>
-  renderShopping(<MyOrdersPage />, mocks, '/dashboard/my-orders');
+const renderOrders = (mocks: Parameters<typeof renderShopping>[1], path = '/dashboard/my-orders') =>
+  renderShopping(<MyOrdersPage />, mocks, '/dashboard/my-orders', path);
 
 const rowOf = async (text: string) => (await screen.findByText(text)).closest('tr') as HTMLElement;
 
@@ -159,5 +159,20 @@ describe('My Orders', () => {
     renderOrders([ordersAnswer([])]);
     expect(await screen.findByText("You haven't ordered anything yet.")).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Browse parts' })).toHaveAttribute('href', '/parts');
+  });
+
+  it('pages through every order, 20 a page, the page in the address (?page=2): numbers go on from the page before', async () => {
+    const many = Array.from({ length: 20 }, (_, i) => order({ id: `order-${i}`, partName: `Part number ${i}` }));
+    const last = order({ id: 'order-20', partName: 'The oldest part' });
+    renderOrders(
+      [ordersAnswer([last], { offset: 20, total: 21 }), ordersAnswer(many, { offset: 0, total: 21 })],
+      '/dashboard/my-orders?page=2',
+    );
+    const row = await rowOf('The oldest part');
+    expect(within(row).getByRole('rowheader')).toHaveTextContent('21');
+    expect(screen.getByText('Showing 21–21 of 21')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(within(await rowOf('Part number 0')).getByRole('rowheader')).toHaveTextContent('1');
+    expect(screen.getByText('Showing 1–20 of 21')).toBeInTheDocument();
   });
 });

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { AdminPagination } from '../../components/AdminPagination';
 import { StackedTable } from '../../components/StackedTable';
 import { ListStatus } from './ListStatus';
-import { useErrorToast, useStayInRange } from './useAdminList';
+import { useStayInRange } from '../../lib/useListParams';
+import { useErrorToast } from './useAdminList';
 
 interface AdminListProps {
   /** The list's heading; the total stands beside it once known. */

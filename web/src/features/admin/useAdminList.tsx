@@ -10,22 +10,6 @@ export const adminPageSize = 20;
 /** How an admin list queries: from the network on every visit (others change the data), loading shown. */
 export const adminQueryOptions = { fetchPolicy: 'cache-and-network', notifyOnNetworkStatusChange: true } as const;
 
-/**
- * When the page shown lies past the end (its last rows were deleted), moves to the last page that has rows.
- */
-export function useStayInRange(
-  page: number,
-  pageSize: number,
-  total: number | undefined,
-  setPage: (p: number) => void,
-) {
-  useEffect(() => {
-    if (total === undefined || page <= 1) return;
-    const last = Math.max(1, Math.ceil(total / pageSize));
-    if (page > last) setPage(last);
-  }, [page, pageSize, total, setPage]);
-}
-
 /** A failed list request shows a toast (one per error, not one per render). */
 export function useErrorToast(error: unknown, id: string) {
   useEffect(() => {

@@ -7,10 +7,15 @@ import { OrderStatusBadge, orderDate } from '../../components/OrderStatusBadge';
 import { Spinner } from '../../components/Spinner';
 import { Cell, RowHeader, StackedTable } from '../../components/StackedTable';
 import { useCancelOrderMutation, useMyOrdersQuery, type MyOrdersQuery } from '../../generated/graphql';
+import { AdminPagination as Pagination } from '../../components/AdminPagination';
 import { errorMessage } from '../../lib/apollo';
+import { useListParams, useStayInRange } from '../../lib/useListParams';
 import { formatPayBy, useRefetchAtDeadlines } from '../../lib/payBy';
 
 type Order = MyOrdersQuery['myOrders']['items'][number];
+
+/** Orders per page of My Orders (the page number is in the address, `?page=2`). */
+export const myOrdersPageSize = 20;
 
 /**
  * The row above the orders of one checkout (issue 14): its number, how many parts, the sum one payment pays,
@@ -40,7 +45,12 @@ function CheckoutHeading({ orders }: { orders: Order[] }) {
  * passes, so an order that expires turns Expired on screen. One card per order on a phone.
  */
 export default function MyOrdersPage() {
-  const { data, loading, error, refetch } = useMyOrdersQuery({ fetchPolicy: 'cache-and-network' });
+  const list = useListParams(myOrdersPageSize);
+  const { data, loading, error, refetch } = useMyOrdersQuery({
+    variables: { offset: list.offset, limit: list.limit },
+    fetchPolicy: 'cache-and-network',
+  });
+  useStayInRange(list.page, list.limit, data?.myOrders.total, list.setPage);
   const pending = (data?.myOrders.items ?? []).filter((o) => o.status === 'UNPAID' && o.expiresAt);
   useRefetchAtDeadlines(
     pending.map((o) => o.expiresAt ?? ''),
@@ -102,7 +112,7 @@ export default function MyOrdersPage() {
                   <CheckoutHeading orders={orders.filter((o) => o.checkoutId === order.checkoutId)} />
                 )}
                 <tr data-testid="order-row" className={order.checkoutId ? 'checkout-line bg-base-200/40' : undefined}>
-                  <RowHeader>{index + 1}</RowHeader>
+                  <RowHeader>{list.offset + index + 1}</RowHeader>
                   <Cell label="Order">
                     <span className="flex flex-col md:items-start">
                       <span className="font-mono text-sm font-semibold" data-testid="order-number">
@@ -170,6 +180,13 @@ export default function MyOrdersPage() {
           </tbody>
         </StackedTable>
       )}
+      <Pagination
+        page={list.page}
+        pageSize={list.limit}
+        total={data.myOrders.total}
+        onPage={list.setPage}
+        label="your orders"
+      />
       <ConfirmModal
         open={toCancel !== null}
         title={
