@@ -24,6 +24,7 @@ module.exports = {
       roots: ['<rootDir>/api', '<rootDir>/common'],
       testMatch: ['**/test/**/*.test.ts'],
       transform: { '^.+\\.tsx?$': swc(false) },
+      setupFiles: ['<rootDir>/api/test/support/runLogSetup.ts'],
     },
     {
       displayName: 'web',
@@ -41,6 +42,7 @@ module.exports = {
       roots: ['<rootDir>/e2e'],
       testMatch: ['**/*.e2e.test.ts'],
       transform: { '^.+\\.tsx?$': swc(false) },
+      setupFiles: ['<rootDir>/api/test/support/runLogSetup.ts'],
     },
   ],
 };

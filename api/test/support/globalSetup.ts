@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testEnv } from './env';
 import { dropLeftoverTestDatabases } from './postgres';
 import { freePort } from './ports';
+import { setRunLogPath } from './runLog';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startAuthEmulator } = require(path.resolve(__dirname, '../../../scripts/auth-emulator.cjs')) as {
@@ -10,6 +13,9 @@ const { startAuthEmulator } = require(path.resolve(__dirname, '../../../scripts/
 
 /** Starts the real Firebase Auth Emulator once for the whole run, on free ports. */
 export default async function globalSetup(): Promise<void> {
+  const runLog = path.join(tmpdir(), `partsyard-test-run-${process.pid}.log`);
+  writeFileSync(runLog, '');
+  setRunLogPath(runLog);
   if (testEnv.postgresUrl) await dropLeftoverTestDatabases();
   const [port, hubPort, loggingPort] = [await freePort(), await freePort(), await freePort()];
   // A project of its own: emulators of one project share a hub locator file and disturb each other.

@@ -1,4 +1,5 @@
 import { setEventLogging } from '../../src/logger';
+import { copyToRunLog } from './runLog';
 
 /**
  * The app's log lines (JSON, stdout and stderr) written while it runs, kept out of the test output; the info
@@ -9,6 +10,7 @@ export function captureLogs() {
   const lines: Record<string, unknown>[] = [];
   const raw: string[] = [];
   const keep = (chunk: string | Uint8Array) => {
+    copyToRunLog(chunk); // the whole run's log sees captured lines too
     for (const line of String(chunk).split('\n')) {
       if (!line.startsWith('{')) continue;
       raw.push(line);

@@ -1,0 +1,45 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+
+/**
+ * The logs of the whole test run: every JSON line an app writes in any test file (api and e2e projects) is
+ * copied to one file, named by globalSetup, and globalTeardown scans it for what must never be logged (issue
+ * 12): email addresses, phone numbers, payment client secrets, card numbers, tokens. The run fails on a hit.
+ */
+const runLogVariable = 'PARTSYARD_TEST_RUN_LOG';
+
+export const runLogPath = (): string | undefined => process.env[runLogVariable];
+
+export function setRunLogPath(file: string): void {
+  process.env[runLogVariable] = file;
+}
+
+/** Copies the app's log lines (JSON objects) of a write to stdout or stderr to the run's log. */
+export function copyToRunLog(chunk: string | Uint8Array): void {
+  const file = runLogPath();
+  if (!file) return;
+  const lines = String(chunk)
+    .split('\n')
+    .filter((line) => line.startsWith('{'));
+  if (lines.length) appendFileSync(file, `${lines.join('\n')}\n`);
+}
+
+/** What the tests use and the logs must never hold, each with what it is. */
+const forbidden: [string, RegExp][] = [
+  ['an email address', /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b/],
+  ['an email address, URL-encoded', /[\w.+-]+%40[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b/i],
+  ['a phone number', /(?<!\d)(?:\+?88)?01[3-9]\d{8}(?!\d)/],
+  ['a payment client secret', /_secret_[A-Za-z0-9]+/],
+  ['a card number', /(?<!\d)4242[ -]?4242[ -]?4242[ -]?4242(?!\d)/],
+  ['a token (JWT)', /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\./],
+];
+
+/** The lines of the run's log that hold any of it: "what: the line" (at most `limit`), and how many lines there were. */
+export function scanRunLog(file: string, limit = 10): { lines: number; hits: string[] } {
+  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  const hits: string[] = [];
+  for (const line of lines) {
+    const found = forbidden.find(([, pattern]) => pattern.test(line));
+    if (found && hits.length < limit) hits.push(`${found[0]}: ${line.slice(0, 400)}`);
+  }
+  return { lines: lines.length, hits };
+}
