@@ -9,7 +9,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Config } from './config';
 import type { Database } from './db/database';
-import { httpStatusOf, internalErrorMessage, toAppError } from './errors';
+import { errorAnswer } from './errors';
 import { authDirectivesTransformer } from './graphql/authDirectives';
 import { cachingPlugins, createWriteTracker, publicAnswerCache } from './graphql/caching';
 import type { GraphQLContext } from './graphql/context';
@@ -19,7 +19,6 @@ import { resolveCaller } from './http/caller';
 import { contentSecurityPolicy } from './http/contentSecurityPolicy';
 import { cors, requestLog, securityHeaders } from './http/middleware';
 import { clientOf } from './http/rateLimit';
-import { RateLimitedError } from './rateLimits';
 import { jsonBody } from './http/requestBody';
 import { serveWebApp } from './http/webApp';
 import { describeError, logger } from './logger';
@@ -35,46 +34,38 @@ export function buildSchema() {
   return authDirectivesTransformer(makeExecutableSchema({ typeDefs: readFileSync(schemaPath, 'utf8'), resolvers }));
 }
 
-/** Maps thrown errors to GraphQL errors once: AppError codes to extensions.code (and the HTTP status). */
+/** A thrown value in GraphQL's shape: `errorAnswer`'s code, message and fields (graphql-js's own refusals as they are). */
 function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : error;
-  const known = toAppError(original);
-  if (known) {
-    if (known.code === 'SERVICE_UNAVAILABLE') {
-      logger.warn('a GraphQL operation found a dependency unavailable', {
-        path: formatted.path?.join('.'),
-        error: describeError(known.cause ?? known).error,
-      });
-    }
-    return {
-      message: known.message,
-      path: formatted.path,
-      locations: formatted.locations,
-      extensions: { code: known.code, ...(known.fields ? { fields: known.fields } : {}) },
-    };
+  const answer = errorAnswer(original);
+  const ownCode = formatted.extensions?.code;
+  // Parsing, validation and the limits answer with codes of their own, with no error of ours inside.
+  if (answer.code === 'INTERNAL_SERVER_ERROR' && ownCode !== undefined && ownCode !== 'INTERNAL_SERVER_ERROR') {
+    return formatted;
   }
-  const code = formatted.extensions?.code;
-  if (code === 'INTERNAL_SERVER_ERROR' || code === undefined) {
-    logger.error('unexpected error in a GraphQL operation', {
-      path: formatted.path?.join('.'),
-      ...describeError(original),
+  const path = formatted.path?.join('.');
+  if (answer.log === 'warn')
+    logger.warn('a GraphQL operation found a dependency unavailable', {
+      path,
+      error: describeError(answer.cause).error,
     });
-    return {
-      message: internalErrorMessage,
-      path: formatted.path,
-      extensions: { code: 'INTERNAL_SERVER_ERROR' },
-    };
-  }
-  return formatted;
+  if (answer.log === 'error')
+    logger.error('unexpected error in a GraphQL operation', { path, ...describeError(answer.cause) });
+  return {
+    message: answer.message,
+    path: formatted.path,
+    ...(answer.code === 'INTERNAL_SERVER_ERROR' ? {} : { locations: formatted.locations }),
+    extensions: { code: answer.code, ...(answer.fields ? { fields: answer.fields } : {}) },
+  };
 }
 
 /** A failure while building the context (the database is down): answered with its code and HTTP status. */
 function contextError(error: unknown): never {
-  const known = toAppError(error);
-  if (!known) throw error;
-  throw new GraphQLError(known.message, {
-    originalError: known,
-    extensions: { code: known.code, http: { status: httpStatusOf[known.code] } },
+  const answer = errorAnswer(error);
+  if (answer.code === 'INTERNAL_SERVER_ERROR') throw error;
+  throw new GraphQLError(answer.message, {
+    originalError: error instanceof Error ? error : undefined,
+    extensions: { code: answer.code, http: { status: answer.status } },
   });
 }
 
@@ -133,13 +124,13 @@ export async function createApp({
             async willSendResponse({ response, errors, operationName, operation }) {
               metrics.operation(operationName ?? operation?.name?.value, operation?.operation, !errors?.length);
               // Let an outage or an UNAUTHENTICATED/FORBIDDEN/RATE_LIMITED refusal carry its status, as on the REST shim.
-              const codes = (errors ?? []).map((e) => toAppError(e.originalError)?.code);
-              const status = ['SERVICE_UNAVAILABLE', 'UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED'] as const;
-              const code = status.find((c) => codes.includes(c));
-              if (code) response.http.status = httpStatusOf[code];
-              const limited = errors?.find((e) => e.originalError instanceof RateLimitedError)?.originalError;
-              if (limited instanceof RateLimitedError)
-                response.http.headers.set('retry-after', String(limited.retryAfterSeconds));
+              const answers = (errors ?? []).map((e) => errorAnswer(e.originalError));
+              const carried = ['SERVICE_UNAVAILABLE', 'UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED'] as const;
+              const code = carried.find((c) => answers.some((a) => a.code === c));
+              const answer = answers.find((a) => a.code === code);
+              if (answer) response.http.status = answer.status;
+              const wait = answers.find((a) => a.retryAfterSeconds !== undefined)?.retryAfterSeconds;
+              if (wait !== undefined) response.http.headers.set('retry-after', String(wait));
             },
           };
         },

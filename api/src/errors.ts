@@ -27,6 +27,8 @@ export class AppError extends Error {
     message: string,
     /** Per-field messages for BAD_USER_INPUT. */
     public readonly fields?: FieldErrors,
+    /** RATE_LIMITED: seconds until the caller may try again (the Retry-After header). */
+    public readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -108,4 +110,36 @@ export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   if (isUnavailable(error)) return Object.assign(unavailable(), { cause: error });
   return undefined;
+}
+
+/**
+ * What a caller is told of a failure: the one mapping from a thrown value to an answer, which the GraphQL and
+ * REST adapters only put in their shapes (`extensions.code` and `.fields`, or a status and `{message, errors}`).
+ * A bug answers 500 and nothing about itself; `log` says what the adapter logs with its own context.
+ */
+export interface ErrorAnswer {
+  status: number;
+  code: ErrorCode | 'INTERNAL_SERVER_ERROR';
+  message: string;
+  fields?: FieldErrors;
+  /** Seconds to wait before asking again (RATE_LIMITED). */
+  retryAfterSeconds?: number;
+  /** `warn`: a dependency is down (retry shortly); `error`: a bug. Neither for a caller's mistake. */
+  log?: 'warn' | 'error';
+  /** What to log. */
+  cause?: unknown;
+}
+
+export function errorAnswer(error: unknown): ErrorAnswer {
+  const known = toAppError(error);
+  if (!known)
+    return { status: 500, code: 'INTERNAL_SERVER_ERROR', message: internalErrorMessage, log: 'error', cause: error };
+  return {
+    status: httpStatusOf[known.code],
+    code: known.code,
+    message: known.message,
+    ...(known.fields ? { fields: known.fields } : {}),
+    ...(known.retryAfterSeconds !== undefined ? { retryAfterSeconds: known.retryAfterSeconds } : {}),
+    ...(known.code === 'SERVICE_UNAVAILABLE' ? { log: 'warn' as const, cause: known.cause ?? known } : {}),
+  };
 }

@@ -29,11 +29,8 @@ export interface Client {
 
 /** RATE_LIMITED (429): the caller may try again after `retryAfterSeconds` (sent as Retry-After). */
 export class RateLimitedError extends AppError {
-  constructor(
-    message: string,
-    public readonly retryAfterSeconds: number,
-  ) {
-    super('RATE_LIMITED', message);
+  constructor(message: string, retryAfterSeconds: number) {
+    super('RATE_LIMITED', message, undefined, retryAfterSeconds);
     this.name = 'RateLimitedError';
   }
 }

@@ -1,9 +1,8 @@
 import { messages } from '@partsyard/common';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { AppError, badInput, httpStatusOf, internalErrorMessage, toAppError } from '../errors';
+import { AppError, badInput, errorAnswer } from '../errors';
 import { bearerToken, resolveCaller, type Caller } from '../http/caller';
 import { clientOf } from '../http/rateLimit';
-import { RateLimitedError } from '../rateLimits';
 import { bodyRefusal, jsonBody } from '../http/requestBody';
 import { describeError, logger } from '../logger';
 import type { AccessTokens } from '../identity/accessTokens';
@@ -339,18 +338,16 @@ export function createRestRouter(
 
 /** One mapping from errors to HTTP answers: AppError codes to statuses, body-parser failures to 400/413/415. */
 export function restErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
-  const known = toAppError(error);
-  if (known) {
-    if (known.code === 'SERVICE_UNAVAILABLE') {
+  const answer = errorAnswer(error);
+  if (answer.code !== 'INTERNAL_SERVER_ERROR') {
+    if (answer.log === 'warn') {
       logger.warn('a request found a dependency unavailable', {
         requestId: req.id,
-        error: describeError(known.cause ?? known).error,
+        error: describeError(answer.cause).error,
       });
     }
-    if (known instanceof RateLimitedError) res.setHeader('Retry-After', String(known.retryAfterSeconds));
-    res
-      .status(httpStatusOf[known.code])
-      .json({ message: known.message, ...(known.fields ? { errors: known.fields } : {}) });
+    if (answer.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(answer.retryAfterSeconds));
+    res.status(answer.status).json({ message: answer.message, ...(answer.fields ? { errors: answer.fields } : {}) });
     return;
   }
   const refusal = bodyRefusal(error);
@@ -363,6 +360,6 @@ export function restErrorHandler(error: unknown, req: Request, res: Response, _n
     res.status(400).json({ message: 'The address has a malformed %-escape' });
     return;
   }
-  logger.error('unexpected error in a request', { requestId: req.id, ...describeError(error) });
-  res.status(500).json({ message: internalErrorMessage });
+  logger.error('unexpected error in a request', { requestId: req.id, ...describeError(answer.cause) });
+  res.status(answer.status).json({ message: answer.message });
 }
