@@ -1,6 +1,6 @@
 import { messages, pricingMessages } from '@partsyard/common';
 import { eq } from 'drizzle-orm';
-import { cartLines, orders, parts, payments } from '../../src/db/schema';
+import { cartLines, orders, outbox, parts, payments } from '../../src/db/schema';
 import type { Actor } from '../../src/services/actor';
 import { maxCartLines } from '../../src/services/cartService';
 import { tooManyUnpaidOrders } from '../../src/services/ordersService';
@@ -204,6 +204,14 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
       ]);
       const paid = await db().select().from(payments).where(eq(payments.transactionId, intent.id));
       expect(paid.map((p) => p.amountCents).sort()).toEqual([4000, 5000]);
+      // One email when the checkout was placed, and one receipt for everything the payment paid.
+      const mail = await db().select().from(outbox).where(eq(outbox.toAddress, buyerUser.email));
+      expect(mail.filter((m) => m.kind === 'order_placed')).toHaveLength(1);
+      const receipts = mail.filter((m) => m.kind === 'payment_receipt');
+      expect(receipts).toHaveLength(1);
+      for (const order of placed) expect(receipts[0].text).toContain(order.partName);
+      expect(receipts[0].text).toContain(`Transaction id: ${intent.id}`);
+      expect(receipts[0].text).toContain('Total paid: $90.00');
       // Any order of the checkout shows the whole checkout (the payment page).
       const shown = await app.gql<{
         order: { checkoutId: string; checkout: { total: number; orders: { id: string }[] } };
