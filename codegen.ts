@@ -8,6 +8,20 @@ import { existsSync, readdirSync } from 'node:fs';
 const webOperations = 'web/src/graphql';
 const hasWebOperations = existsSync(webOperations) && readdirSync(webOperations).some((f) => f.endsWith('.graphql'));
 
+/** Typed Apollo hooks for the web's operations, one config for every generated web module. */
+const reactHooks = {
+  plugins: ['typescript-operations', 'typescript-react-apollo'],
+  config: {
+    useTypeImports: true,
+    enumsAsTypes: true,
+    withHooks: true,
+    apolloReactHooksImportFrom: '@apollo/client',
+    apolloReactCommonImportFrom: '@apollo/client',
+    // Operations ship pre-parsed (no graphql-tag or parser in the browser's first download).
+    documentMode: 'documentNode',
+  },
+};
+
 const config: CodegenConfig = {
   schema: 'schema.graphql',
   ignoreNoDocuments: true,
@@ -51,30 +65,13 @@ const config: CodegenConfig = {
       ? {
           'web/src/generated/graphql.tsx': {
             documents: `${webOperations}/**/*.graphql`,
-            plugins: ['typescript-operations', 'typescript-react-apollo'],
-            config: {
-              useTypeImports: true,
-              enumsAsTypes: true,
-              withHooks: true,
-              apolloReactHooksImportFrom: '@apollo/client',
-              apolloReactCommonImportFrom: '@apollo/client',
-              // Operations ship pre-parsed (no graphql-tag or parser in the browser's first download).
-              documentMode: 'documentNode',
-            },
+            ...reactHooks,
           },
           // The admin overview's query in a module of its own, imported by its page only: a document in the file
           // above would ride in the chunk every page loads.
           'web/src/generated/overview.tsx': {
             documents: 'web/src/features/admin/overview.graphql',
-            plugins: ['typescript-operations', 'typescript-react-apollo'],
-            config: {
-              useTypeImports: true,
-              enumsAsTypes: true,
-              withHooks: true,
-              apolloReactHooksImportFrom: '@apollo/client',
-              apolloReactCommonImportFrom: '@apollo/client',
-              documentMode: 'documentNode',
-            },
+            ...reactHooks,
           },
         }
       : {}),

@@ -1,38 +1,16 @@
 // Starts the Firebase Auth Emulator (firebase-tools) and waits until it answers. Used by `npm start`
 // and by the test harness, so both run the same identity provider the same way.
 const { spawn } = require('node:child_process');
-const http = require('node:http');
-const net = require('node:net');
 const { mkdtempSync, writeFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { answersOk, portFree } = require('./local-ports.cjs');
 
 const firebaseTools = path.dirname(require.resolve('firebase-tools/package.json'));
 const firebaseCli = path.join(firebaseTools, require('firebase-tools/package.json').bin.firebase);
 const exitWithParent = path.join(__dirname, 'exit-with-parent.cjs');
 /** Every emulator started here keeps its private config in a directory named so (see describePortHolder). */
 const workDirPrefix = 'partsyard-auth-';
-
-/** One GET on a connection of its own that is closed after it, so no idle keep-alive socket is left to reuse. */
-function get(url) {
-  return new Promise((resolve) => {
-    const req = http.get(url, { agent: false, headers: { connection: 'close' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200));
-    });
-    req.on('error', () => resolve(false));
-    req.setTimeout(2000, () => req.destroy());
-  });
-}
-
-/** Whether nothing listens on 127.0.0.1:port (the emulator binds there). */
-function portFree(port) {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
 
 const readProc = (pid, file) => {
   try {
@@ -106,7 +84,7 @@ async function waitUntilReady(url, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The auth emulator exited early (code ${child.exitCode})`);
-    if (await get(url)) return;
+    if (await answersOk(url)) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`The auth emulator did not answer at ${url} within ${timeoutMs} ms`);

@@ -3,33 +3,13 @@
 // It runs as a child with scripts/exit-with-parent.cjs preloaded: it stops when the launcher is gone, however.
 const { spawn } = require('node:child_process');
 const { existsSync, mkdirSync } = require('node:fs');
-const http = require('node:http');
-const net = require('node:net');
 const path = require('node:path');
+const { answersOk, portFree } = require('./local-ports.cjs');
 
 const root = path.resolve(__dirname, '..');
 // MailDev's package exports only its ES module entry, so its command is found by path.
 const maildevBin = path.join(root, 'node_modules', 'maildev', 'dist', 'bin', 'maildev.js');
 const exitWithParent = path.join(__dirname, 'exit-with-parent.cjs');
-
-function portFree(port) {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-function healthy(url) {
-  return new Promise((resolve) => {
-    const req = http.get(url, { agent: false, headers: { connection: 'close' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200));
-    });
-    req.on('error', () => resolve(false));
-    req.setTimeout(2000, () => req.destroy());
-  });
-}
 
 /**
  * @param {{ smtpPort?: number, webPort?: number, dataDir?: string, timeoutMs?: number }} options
@@ -64,7 +44,7 @@ async function startMailCatcher(options = {}) {
   const health = `http://127.0.0.1:${webPort}/api/healthz`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`MailDev exited early (code ${child.exitCode})`);
-    if (await healthy(health)) break;
+    if (await answersOk(health)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`MailDev did not answer at ${health} in time`);

@@ -15,6 +15,26 @@ import TestCardForm from './TestCardForm';
 const StripeCardForm = lazy(() => import('./StripeCardForm'));
 
 /** Card payment for one of the customer's orders (spec "Payment page"), titled Payment Now. */
+/** What is to be paid, and by when while it is unpaid: the same for one order and for a checkout. */
+function TotalAndPayBy({ total, order }: { total: number; order: { status: string; expiresAt?: string | null } }) {
+  return (
+    <>
+      <ShoppingFact label="Total">
+        <span className="text-lg text-primary" data-testid="order-total">
+          {formatDollars(total)}
+        </span>
+      </ShoppingFact>
+      {order.status === 'UNPAID' && order.expiresAt && (
+        <ShoppingFact label="Pay by">
+          <time dateTime={order.expiresAt} data-testid="pay-by">
+            {formatPayBy(order.expiresAt)}
+          </time>
+        </ShoppingFact>
+      )}
+    </>
+  );
+}
+
 export default function PaymentPage() {
   const { orderId = '' } = useParams();
   const { user } = useAuth();
@@ -90,18 +110,7 @@ export default function PaymentPage() {
                   </li>
                 ))}
               </ul>
-              <ShoppingFact label="Total">
-                <span className="text-lg text-primary" data-testid="order-total">
-                  {formatDollars(checkout.total)}
-                </span>
-              </ShoppingFact>
-              {order.status === 'UNPAID' && order.expiresAt && (
-                <ShoppingFact label="Pay by">
-                  <time dateTime={order.expiresAt} data-testid="pay-by">
-                    {formatPayBy(order.expiresAt)}
-                  </time>
-                </ShoppingFact>
-              )}
+              <TotalAndPayBy total={checkout.total} order={order} />
             </div>
           </div>
         ) : (
@@ -111,18 +120,7 @@ export default function PaymentPage() {
             </p>
             <ShoppingFact label="Order amount">{order.orderAmount}</ShoppingFact>
             <ShoppingFact label="Unit price">{formatDollars(order.unitPrice)}</ShoppingFact>
-            <ShoppingFact label="Total">
-              <span className="text-lg text-primary" data-testid="order-total">
-                {formatDollars(order.price)}
-              </span>
-            </ShoppingFact>
-            {order.status === 'UNPAID' && order.expiresAt && (
-              <ShoppingFact label="Pay by">
-                <time dateTime={order.expiresAt} data-testid="pay-by">
-                  {formatPayBy(order.expiresAt)}
-                </time>
-              </ShoppingFact>
-            )}
+            <TotalAndPayBy total={order.price} order={order} />
           </ShoppingPartSummary>
         )}
 
