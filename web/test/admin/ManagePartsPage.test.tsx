@@ -13,6 +13,8 @@ const part = (id: string, name: string) => ({
   price: 12.5,
   minOrder: 10,
   available: 300,
+  priceTiers: [],
+  packSize: 1,
 });
 
 const chain = part('7d4c7a52-0000-4000-8000-000000000001', 'Heavy-duty O-ring drive chain');
@@ -79,7 +81,10 @@ describe('Manage Parts', () => {
     // One change (as when pasting), so only the settled search reaches the server.
     await userEvent.click(screen.getByRole('searchbox', { name: 'Search parts' }));
     await userEvent.paste('brake');
-    await waitFor(() => expect(screen.queryByText('Heavy-duty O-ring dr...')).not.toBeInTheDocument());
-    expect(screen.getByText('Brake pads')).toBeInTheDocument();
+    // The searched page has come when the chain is gone and the pads are shown again (not the loading state between).
+    await waitFor(() => {
+      expect(screen.queryByText('Heavy-duty O-ring dr...')).not.toBeInTheDocument();
+      expect(screen.getByText('Brake pads')).toBeInTheDocument();
+    });
   });
 });
