@@ -414,39 +414,6 @@ async function main(): Promise<void> {
       {
         spec: {
           ...base,
-          name: 'X typename signed in',
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql('{ __typename }', {}),
-          headers: { authorization: `Bearer ${customerToken}` },
-        },
-        graphql: true,
-      },
-      {
-        spec: {
-          ...base,
-          name: 'X typename bad token',
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql('{ __typename }', {}),
-          headers: { authorization: `Bearer x${customerToken}` },
-        },
-        graphql: true,
-      },
-      {
-        spec: {
-          ...base,
-          name: 'X home bad token',
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql(homeQuery, { partsLimit: 6, reviewsLimit: 12 }),
-          headers: { authorization: `Bearer x${customerToken}` },
-        },
-        graphql: true,
-      },
-      {
-        spec: {
-          ...base,
           name: 'catalog: parts(search "brake", 20)',
           url: graphqlUrl,
           method: 'POST',
