@@ -32,6 +32,13 @@ const option = (name: string, fallback: number) => {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
 const usePglite = args.includes('--pglite');
+/**
+ * `--only <regex>`: run the floor and the scenarios whose name matches (for profiling one path); the report is
+ * printed, not written to docs/performance.md.
+ */
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? new RegExp(args[onlyIndex + 1] ?? '', 'i') : undefined;
+const wanted = (name: string) => !only || name.startsWith('floor') || only.test(name);
 const durationSeconds = option('--duration', 10);
 const connections = option('--connections', 32);
 const adminUrl =
@@ -194,14 +201,35 @@ async function probe(spec: LoadSpec, token?: string): Promise<string> {
 interface Row extends LoadSummary {
   graphql: boolean;
   note?: string;
+  /** This process's CPU (the server's: the load generator runs in a child) per answered request, in ms. */
+  cpuMs?: number;
+  /** This process's resident set and V8 heap after the scenario, in MiB. */
+  rssMiB?: number;
+  heapMiB?: number;
+}
+
+/** Runs a scenario and measures the server process while it runs: CPU per request, then memory. */
+async function measured<T extends { requests: number }>(
+  run: () => Promise<T>,
+): Promise<T & Pick<Row, 'cpuMs' | 'rssMiB' | 'heapMiB'>> {
+  const cpuBefore = process.cpuUsage();
+  const result = await run();
+  const cpu = process.cpuUsage(cpuBefore);
+  const memory = process.memoryUsage();
+  return {
+    ...result,
+    cpuMs: result.requests ? (cpu.user + cpu.system) / 1000 / result.requests : undefined,
+    rssMiB: memory.rss / 2 ** 20,
+    heapMiB: memory.heapUsed / 2 ** 20,
+  };
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
 function table(rows: Row[], floor: Row | undefined): string {
   const lines = [
-    '| scenario | requests/s | p50 (ms) | p99 (ms) | errors | / floor |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| scenario | requests/s | p50 (ms) | p99 (ms) | errors | / floor | server CPU / request (ms) | RSS, heap after (MiB) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
     const ratio = r.graphql && floor ? (r.requestsPerSecond / floor.requestsPerSecond).toFixed(2) : '';
@@ -209,7 +237,9 @@ function table(rows: Row[], floor: Row | undefined): string {
     lines.push(
       `| ${r.name} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(errors)}${
         r.note ? ` (${r.note})` : ''
-      } | ${ratio} |`,
+      } | ${ratio} | ${r.cpuMs === undefined ? '' : fmt(r.cpuMs, 2)} | ${
+        r.rssMiB === undefined ? '' : `${fmt(r.rssMiB)}, ${fmt(r.heapMiB ?? 0)}`
+      } |`,
     );
   }
   return lines.join('\n');
@@ -442,114 +472,128 @@ async function main(): Promise<void> {
     ];
 
     const rows: Row[] = [];
-    for (const { spec, graphql } of scenarios) {
+    for (const { spec, graphql } of scenarios.filter((s) => wanted(s.spec.name))) {
       await probe(spec);
-      const summary = await runLoad(spec);
+      const summary = await measured(() => runLoad(spec));
       rows.push({ ...summary, graphql });
       console.log(`bench: ${spec.name}: ${fmt(summary.requestsPerSecond)} req/s`);
     }
 
-    // The race: 50 customers (one connection each) order 1 unit of the same part until its stock runs out.
-    const raceSpec: LoadSpec = {
-      name: `placeOrder: ${raceCustomers} customers, one part (${fmt(raceStock)} in stock)`,
-      url: graphqlUrl,
-      method: 'POST',
-      body: gql(placeOrderMutation, {
-        input: { partId: racePart.id, name: 'Racer', phone: '01712345678', orderAmount: 1, address: 'Dhaka' },
-      }),
-      connections: raceCustomers,
-      durationSeconds,
-      tokens: racerTokens,
-      countGraphqlErrors: true,
-    };
-    const race = await runLoad(raceSpec);
-    // autocannon stops counting at the deadline; let the orders still in flight land before checking.
-    let landed = -1;
-    for (let settled = 0; settled < 3;) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const [{ n }] = rowsOf<{ n: number }>(
-        await db.execute(sql`select count(*)::int as n from orders where part_id = ${racePart.id}`),
-      );
-      settled = n === landed ? settled + 1 : 0;
-      landed = n;
-    }
-    const [after] = rowsOf<{ available: number; sold: number; orders: number; units: number }>(
-      await db.execute(sql`select p.available, p.sold,
-                                  (select count(*)::int from orders o where o.part_id = p.id) as orders,
-                                  (select coalesce(sum(order_amount), 0)::int from orders o where o.part_id = p.id) as units
-                           from parts p where p.id = ${racePart.id}`),
-    );
-    const taken = raceStock - after.available;
-    const consistent = taken === after.units && after.sold === after.units && after.available >= 0;
-    const raceCheck =
-      `stock taken ${fmt(taken)} ${consistent ? '=' : '!='} sum of accepted orders ${fmt(after.units)} ` +
-      `(${fmt(after.orders)} orders of 1 unit, ${fmt(after.available)} left; answers counted in the run: ` +
-      `${fmt(race.graphqlOk)} accepted, ${fmt(race.graphqlErrors)} refused): ` +
-      (consistent ? 'consistent' : 'INCONSISTENT');
-    rows.push({
-      ...race,
-      graphqlErrors: 0,
-      graphql: true,
-      note: race.graphqlErrors ? `+ ${fmt(race.graphqlErrors)} refused: sold out` : undefined,
-    });
-    console.log(`bench: ${raceCheck}`);
-
-    // Checkout (issue 14): customers check out carts of 20 lines at once, round after round. A cart refills
-    // (SQL, not timed) before each round; the time of each checkout request is measured.
-    const checkoutParts = rowsOf<{ id: string }>(
-      await db.execute(sql`insert into parts (name, description, price_cents, min_order, available)
-                           select 'Bench checkout part ' || g, 'Ordered by the checkout scenario.', 250 + g, 1, 10000000
-                           from generate_series(1, ${checkoutLines}) g returning id`),
-    );
-    const shoppers = racers.slice(0, checkoutCustomers);
-    const latencies: number[] = [];
-    let checkoutErrors = 0;
-    let checkedOut = 0;
-    const checkoutStarted = Date.now();
-    while (Date.now() - checkoutStarted < durationSeconds * 1000) {
-      await db.execute(sql`insert into cart_lines (user_id, part_id, amount, seen_unit_price_cents)
-                           select u.id, p.id, 3, 0
-                           from unnest(${`{${shoppers.map((r) => r.id).join(',')}}`}::uuid[]) u(id)
-                           cross join unnest(${`{${checkoutParts.map((r) => r.id).join(',')}}`}::uuid[]) p(id)
-                           on conflict do nothing`);
-      await Promise.all(
-        shoppers.map(async (shopper) => {
-          const t0 = performance.now();
-          const answer = await fetch(graphqlUrl, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenOf(shopper)}` },
-            body: gql(checkoutMutation, { input: { name: 'Shopper', phone: '01712345678', address: 'Dhaka' } }),
-          });
-          const body = (await answer.json()) as { data?: { checkout: { orders: unknown[] } }; errors?: unknown };
-          latencies.push(performance.now() - t0);
-          if (body.data?.checkout.orders.length === checkoutLines) checkedOut += 1;
-          else checkoutErrors += 1;
+    let raceCheck = 'not run';
+    const raceName = `placeOrder: ${raceCustomers} customers, one part (${fmt(raceStock)} in stock)`;
+    if (wanted(raceName)) {
+      // The race: 50 customers (one connection each) order 1 unit of the same part until its stock runs out.
+      const raceSpec: LoadSpec = {
+        name: raceName,
+        url: graphqlUrl,
+        method: 'POST',
+        body: gql(placeOrderMutation, {
+          input: { partId: racePart.id, name: 'Racer', phone: '01712345678', orderAmount: 1, address: 'Dhaka' },
         }),
+        connections: raceCustomers,
+        durationSeconds,
+        tokens: racerTokens,
+        countGraphqlErrors: true,
+      };
+      const race = await measured(() => runLoad(raceSpec));
+      // autocannon stops counting at the deadline; let the orders still in flight land before checking.
+      let landed = -1;
+      for (let settled = 0; settled < 3;) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const [{ n }] = rowsOf<{ n: number }>(
+          await db.execute(sql`select count(*)::int as n from orders where part_id = ${racePart.id}`),
+        );
+        settled = n === landed ? settled + 1 : 0;
+        landed = n;
+      }
+      const [after] = rowsOf<{ available: number; sold: number; orders: number; units: number }>(
+        await db.execute(sql`select p.available, p.sold,
+                                    (select count(*)::int from orders o where o.part_id = p.id) as orders,
+                                    (select coalesce(sum(order_amount), 0)::int from orders o where o.part_id = p.id) as units
+                             from parts p where p.id = ${racePart.id}`),
       );
+      const taken = raceStock - after.available;
+      const consistent = taken === after.units && after.sold === after.units && after.available >= 0;
+      raceCheck =
+        `stock taken ${fmt(taken)} ${consistent ? '=' : '!='} sum of accepted orders ${fmt(after.units)} ` +
+        `(${fmt(after.orders)} orders of 1 unit, ${fmt(after.available)} left; answers counted in the run: ` +
+        `${fmt(race.graphqlOk)} accepted, ${fmt(race.graphqlErrors)} refused): ` +
+        (consistent ? 'consistent' : 'INCONSISTENT');
+      rows.push({
+        ...race,
+        graphqlErrors: 0,
+        graphql: true,
+        note: race.graphqlErrors ? `+ ${fmt(race.graphqlErrors)} refused: sold out` : undefined,
+      });
+      console.log(`bench: ${raceCheck}`);
     }
-    const checkoutSeconds = (Date.now() - checkoutStarted) / 1000;
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-    const [placed] = rowsOf<{ orders: number; checkouts: number }>(
-      await db.execute(sql`select count(*)::int as orders, count(distinct checkout_id)::int as checkouts
-                           from orders where part_id in (select id from parts where name like 'Bench checkout part %')`),
-    );
-    const checkoutCheck =
-      `${fmt(checkedOut)} checkouts of ${checkoutLines} lines placed ${fmt(placed.orders)} orders in ` +
-      `${fmt(placed.checkouts)} checkouts (${placed.orders === checkedOut * checkoutLines ? 'consistent' : 'INCONSISTENT'})`;
-    rows.push({
-      name: `checkout: ${checkoutLines}-line carts, ${checkoutCustomers} customers at once (checkouts/s)`,
-      requests: latencies.length,
-      requestsPerSecond: checkedOut / checkoutSeconds,
-      p50: at(0.5),
-      p99: at(0.99),
-      errors: checkoutErrors,
-      graphqlErrors: 0,
-      graphqlOk: checkedOut,
-      graphql: true,
-      note: `${fmt((checkedOut * checkoutLines) / checkoutSeconds)} orders/s`,
-    });
-    console.log(`bench: ${checkoutCheck}`);
+
+    let checkoutCheck = 'not run';
+    const checkoutName = `checkout: ${checkoutLines}-line carts, ${checkoutCustomers} customers at once (checkouts/s)`;
+    if (wanted(checkoutName)) {
+      // Checkout (issue 14): customers check out carts of 20 lines at once, round after round. A cart refills
+      // (SQL, not timed) before each round; the time of each checkout request is measured.
+      const checkoutParts = rowsOf<{ id: string }>(
+        await db.execute(sql`insert into parts (name, description, price_cents, min_order, available)
+                             select 'Bench checkout part ' || g, 'Ordered by the checkout scenario.', 250 + g, 1, 10000000
+                             from generate_series(1, ${checkoutLines}) g returning id`),
+      );
+      const shoppers = racers.slice(0, checkoutCustomers);
+      const latencies: number[] = [];
+      let checkoutErrors = 0;
+      let checkedOut = 0;
+      const checkoutCpu = process.cpuUsage();
+      const checkoutStarted = Date.now();
+      while (Date.now() - checkoutStarted < durationSeconds * 1000) {
+        await db.execute(sql`insert into cart_lines (user_id, part_id, amount, seen_unit_price_cents)
+                             select u.id, p.id, 3, 0
+                             from unnest(${`{${shoppers.map((r) => r.id).join(',')}}`}::uuid[]) u(id)
+                             cross join unnest(${`{${checkoutParts.map((r) => r.id).join(',')}}`}::uuid[]) p(id)
+                             on conflict do nothing`);
+        await Promise.all(
+          shoppers.map(async (shopper) => {
+            const t0 = performance.now();
+            const answer = await fetch(graphqlUrl, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenOf(shopper)}` },
+              body: gql(checkoutMutation, { input: { name: 'Shopper', phone: '01712345678', address: 'Dhaka' } }),
+            });
+            const body = (await answer.json()) as { data?: { checkout: { orders: unknown[] } }; errors?: unknown };
+            latencies.push(performance.now() - t0);
+            if (body.data?.checkout.orders.length === checkoutLines) checkedOut += 1;
+            else checkoutErrors += 1;
+          }),
+        );
+      }
+      const checkoutSeconds = (Date.now() - checkoutStarted) / 1000;
+      const checkoutCpuUsed = process.cpuUsage(checkoutCpu);
+      const checkoutMemory = process.memoryUsage();
+      latencies.sort((a, b) => a - b);
+      const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+      const [placed] = rowsOf<{ orders: number; checkouts: number }>(
+        await db.execute(sql`select count(*)::int as orders, count(distinct checkout_id)::int as checkouts
+                             from orders where part_id in (select id from parts where name like 'Bench checkout part %')`),
+      );
+      checkoutCheck =
+        `${fmt(checkedOut)} checkouts of ${checkoutLines} lines placed ${fmt(placed.orders)} orders in ` +
+        `${fmt(placed.checkouts)} checkouts (${placed.orders === checkedOut * checkoutLines ? 'consistent' : 'INCONSISTENT'})`;
+      rows.push({
+        name: checkoutName,
+        requests: latencies.length,
+        requestsPerSecond: checkedOut / checkoutSeconds,
+        p50: at(0.5),
+        p99: at(0.99),
+        errors: checkoutErrors,
+        graphqlErrors: 0,
+        graphqlOk: checkedOut,
+        graphql: true,
+        note: `${fmt((checkedOut * checkoutLines) / checkoutSeconds)} orders/s`,
+        cpuMs: latencies.length ? (checkoutCpuUsed.user + checkoutCpuUsed.system) / 1000 / latencies.length : undefined,
+        rssMiB: checkoutMemory.rss / 2 ** 20,
+        heapMiB: checkoutMemory.heapUsed / 2 ** 20,
+      });
+      console.log(`bench: ${checkoutCheck}`);
+    }
 
     const floorRow = rows[0];
     const home = rows[1];
@@ -590,8 +634,11 @@ async function main(): Promise<void> {
         `database of its own). Whole run: ${Math.round((Date.now() - started) / 1000)} s.`,
     ].join('\n');
     console.log(`\n${result}\n\n${raceCheck}\n${budget}\n\n${machine(databaseVersion)}\n`);
-    await writeReport(database.kind, section);
-    console.log('bench: written to docs/performance.md');
+    if (only) console.log('bench: --only: not written to docs/performance.md');
+    else {
+      await writeReport(database.kind, section);
+      console.log('bench: written to docs/performance.md');
+    }
   } finally {
     await new Promise<void>((resolve) => (floorServer ? floorServer.close(() => resolve()) : resolve()));
     await app?.close({ graceMs: 1000 });

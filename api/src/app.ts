@@ -15,8 +15,9 @@ import { cachingPlugins } from './graphql/caching';
 import type { GraphQLContext } from './graphql/context';
 import { graphqlBodyErrors, queryLimits, queryLimitsPlugin, refuseLargeBatches } from './graphql/limits';
 import { resolvers } from './graphql/resolvers';
+import { callerLookupPlugin } from './graphql/callerLookup';
 import { createWriteTracker, publicAnswerCache } from './http/answerCache';
-import { resolveCaller } from './http/caller';
+import { callerOf } from './http/caller';
 import { contentSecurityPolicy } from './http/contentSecurityPolicy';
 import { cors, requestLog, securityHeaders } from './http/middleware';
 import { clientOf } from './http/rateLimit';
@@ -102,8 +103,9 @@ export async function createApp({
         ...describeError(error),
       }),
     );
+  const schema = buildSchema();
   const apollo = new ApolloServer<GraphQLContext>({
-    schema: buildSchema(),
+    schema,
     formatError,
     // Never, in any mode: a stack trace tells an attacker our files and libraries (errors are logged instead).
     includeStacktraceInErrorResponses: false,
@@ -118,6 +120,7 @@ export async function createApp({
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       queryLimitsPlugin(),
+      callerLookupPlugin(schema),
       ...cachingPlugins(writes),
       {
         async requestDidStart() {
@@ -197,12 +200,18 @@ export async function createApp({
     refuseLargeBatches,
     publicAnswerCache(writes),
     expressMiddleware(apollo, {
-      context: async ({ req }) => ({
-        ...(await resolveCaller(req.headers.authorization, tokens, services.users).catch(contextError)),
-        services,
-        client: clientOf(req),
-        clientSettings,
-      }),
+      context: async ({ req }) => {
+        const caller = callerOf(req.headers.authorization, tokens, services.users);
+        return {
+          actor: null,
+          authError: caller.authError,
+          credentials: req.headers.authorization !== undefined,
+          lookUpCaller: () => caller.lookUp().catch(contextError),
+          services,
+          client: clientOf(req),
+          clientSettings,
+        };
+      },
     }),
     graphqlBodyErrors,
   );

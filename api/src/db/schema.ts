@@ -391,6 +391,22 @@ export const rateLimitCounters = pgTable('rate_limits', {
   expire: bigint('expire', { mode: 'number' }),
 });
 
+/**
+ * How many orders each status holds, kept by triggers in the same transaction as every write to `orders`
+ * (migration 0010): All Orders' total without counting 100,000 rows on every page. Spread over slots (the
+ * writing backend's pid modulo 32) so that concurrent transactions do not queue on one counter row; a total
+ * is the sum of a status's slots.
+ */
+export const orderCounts = pgTable(
+  'order_counts',
+  {
+    status: text('status').notNull(),
+    slot: integer('slot').notNull(),
+    orders: bigint('orders', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'order_counts_pkey', columns: [t.status, t.slot] })],
+);
+
 export type PriceTierRow = PriceTier;
 export type CartLineRow = typeof cartLines.$inferSelect;
 export type UserRow = typeof users.$inferSelect;

@@ -5,9 +5,17 @@ import type { Services } from '../services';
 
 /** What every resolver gets: who is calling and the services that do the work. */
 export interface GraphQLContext {
+  /**
+   * The caller's account, looked up once the operation is known to need it (graphql/callerLookup.ts); null for a
+   * visitor, and for an operation of public fields alone.
+   */
   actor: Actor | null;
   /** Why a token that was sent was not accepted (expired, forged); reported when a field needs a caller. */
   authError: AppError | null;
+  /** Whether the request carried credentials (an Authorization header): its answer is never shared. */
+  credentials: boolean;
+  /** Looks the caller up (at most once per request): `actor` and `authError` as they are now. */
+  lookUpCaller: () => Promise<Pick<GraphQLContext, 'actor' | 'authError'>>;
   services: Services;
   /** The caller's network address, for the rate limits. */
   client: Client;

@@ -24,15 +24,40 @@ export async function resolveCaller(
   tokens: AccessTokens,
   users: UsersService,
 ): Promise<Caller> {
+  return callerOf(header, tokens, users).lookUp();
+}
+
+/**
+ * The caller in two steps: the token is checked at once (its signature and expiry, no I/O), the account (does
+ * it still exist, which role does it hold now) only when `lookUp` is called, at most once. GraphQL looks it up
+ * only for an operation that needs a caller (graphql/callerLookup.ts): an operation of public fields alone
+ * never uses it, so it spares the round trip.
+ */
+export function callerOf(
+  header: string | undefined,
+  tokens: AccessTokens,
+  users: UsersService,
+): { authError: AppError | null; lookUp: () => Promise<Caller> } {
   const token = bearerToken(header);
-  if (!token) return { actor: null, authError: null };
+  if (!token) return { authError: null, lookUp: () => Promise.resolve({ actor: null, authError: null }) };
+  let claims: ReturnType<AccessTokens['verify']>;
   try {
-    const claims = tokens.verify(token);
-    const actor = await users.actorFor(claims.userId, claims.firebaseUid);
-    if (!actor) return { actor: null, authError: accountGone() };
-    return { actor, authError: null };
+    claims = tokens.verify(token);
   } catch (error) {
-    if (error instanceof AppError) return { actor: null, authError: error };
-    throw error;
+    if (!(error instanceof AppError)) throw error;
+    const refused: Caller = { actor: null, authError: error };
+    return { authError: error, lookUp: () => Promise.resolve(refused) };
   }
+  let found: Promise<Caller> | undefined;
+  return {
+    authError: null,
+    lookUp: () =>
+      (found ??= users.actorFor(claims.userId, claims.firebaseUid).then(
+        (actor): Caller => (actor ? { actor, authError: null } : { actor: null, authError: accountGone() }),
+        (error: unknown): Caller => {
+          if (error instanceof AppError) return { actor: null, authError: error };
+          throw error;
+        },
+      )),
+  };
 }

@@ -37,6 +37,12 @@ export function createUsersService(deps: {
   rateLimits: RateLimiter;
 }) {
   const { db, identity, tokens, adminEmails, rateLimits } = deps;
+  // Every signed-in request asks who its caller is: prepared once (a named statement on a PostgreSQL server).
+  const actorById = db
+    .select({ userId: users.id, email: users.email, role: users.role })
+    .from(users)
+    .where(and(eq(users.id, sql.placeholder('userId')), eq(users.firebaseUid, sql.placeholder('firebaseUid'))))
+    .prepare('users_actor');
 
   /** ADMIN_EMAILS makes an account admin only once Firebase says its owner proved the address. */
   const listedAdmin = (email: string | null, verified: boolean) =>
@@ -165,10 +171,7 @@ export function createUsersService(deps: {
      */
     async actorFor(userId: string, firebaseUid: string): Promise<Actor | null> {
       if (!isId(userId) || !firebaseUid) return null;
-      const [user] = await db
-        .select({ userId: users.id, email: users.email, role: users.role })
-        .from(users)
-        .where(and(eq(users.id, userId), eq(users.firebaseUid, firebaseUid)));
+      const [user] = await actorById.execute({ userId, firebaseUid });
       return user ?? null;
     },
 

@@ -148,4 +148,19 @@ describe.each(databaseKinds)('SQL statements per GraphQL request on %s', (kind) 
     expect(answer.data?.parts).toEqual({ items: expect.any(Array), total: 1320 });
     expect(answer.data?.parts.items).toHaveLength(10);
   });
+
+  it('a signed-in request of public fields alone does not look its caller up; one that needs a caller does, once', async () => {
+    const callerLookups = (statements: string[]) => statements.filter((s) => /from "users"/.test(s));
+    const home = cases[0];
+    expect(callerLookups(await statementsOf(home))).toEqual([]);
+    expect(callerLookups(await statementsOf(cases[1]))).toEqual([]);
+    // Public fields next to one that needs the caller: the caller is looked up once.
+    const mixed = await statementsOf({
+      name: 'home and my orders',
+      query: '{ popularParts(limit: 6) { id } reviews(limit: 3) { id } myOrders(limit: 5) { items { id } } }',
+      as: 'customer',
+    });
+    expect(callerLookups(mixed)).toHaveLength(1);
+    expect(callerLookups(await statementsOf(cases.find((c) => c.name === 'my orders')!))).toHaveLength(1);
+  });
 });
