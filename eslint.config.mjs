@@ -100,6 +100,11 @@ export default tseslint.config(
       why: 'adapters are composed by app.ts, not the other way round',
     },
     {
+      files: ['api/src/http/**/*.ts'],
+      forbid: '^\\.\\./(graphql|rest|app|server|main)(/|$)',
+      why: 'http/ is the plumbing both adapters share (caller, body, the answer cache): it imports neither',
+    },
+    {
       files: ['api/src/graphql/**/*.ts'],
       forbid: '^\\.\\./(rest|app|server|main)(/|$)',
       why: 'GraphQL and REST are sibling adapters over the services; shared HTTP plumbing lives in http/',

@@ -1,6 +1,7 @@
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 
 /**
  * The one place that reads the environment. Everything else receives a Config.
@@ -165,6 +166,28 @@ function readOrCreateSecret(file: string): string {
   return secret;
 }
 
+/*
+ * The settings (README, "Settings"; .env.example) are one zod schema over the environment, `environment` below:
+ * each key is a setting's name, its schema says what the setting may hold and what it becomes, and each problem
+ * is reported under that name, so every message names its setting (ConfigError lists them all at once).
+ * Settings whose meaning depends on others (what production requires, the Stripe keys as a set) are checked
+ * by `acrossSettings`; `loadConfig` then fills in the defaults that depend on the mode.
+ */
+
+/** A setting as written: trimmed, and unset when empty. */
+const written = z
+  .string()
+  .optional()
+  .transform((value) => value?.trim() || undefined);
+/** A setting read with `schema` when it is set. */
+const setting = <T>(schema: z.ZodType<T, string>) => written.pipe(schema.optional());
+
+/** Records a problem with the setting being read (its name is put in front by `problemsOf`). */
+const problem = (ctx: z.RefinementCtx, message: string): never => {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
+};
+
 const durationUnits: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
 /**
@@ -179,74 +202,264 @@ export function parseDurationSeconds(value: string): number | null {
   return seconds >= 1 && Number.isSafeInteger(seconds) ? seconds : null;
 }
 
-function parseBoolean(name: string, value: string | undefined, fallback: boolean, problems: string[]): boolean {
-  const v = value?.trim().toLowerCase();
-  if (!v) return fallback;
-  if (v === 'true' || v === 'false') return v === 'true';
-  problems.push(`${name} must be true or false, got "${value}"`);
-  return fallback;
-}
+/** A duration in milliseconds (`90s`, `30m`, `24h`, `2d`, or whole seconds) from `min` to `max` ms. */
+const duration = (min: number, max: number, range: string) =>
+  z.string().transform((value, ctx) => {
+    const ms = (parseDurationSeconds(value) ?? NaN) * 1000;
+    if (ms >= min && ms <= max) return ms;
+    return problem(ctx, `must be a duration like 90s, 30m or 24h (or whole seconds) from ${range}, got "${value}"`);
+  });
+
+/** `true` or `false`, in any case. */
+const flag = z.string().transform((value, ctx) => {
+  const v = value.toLowerCase();
+  return v === 'true' || v === 'false' ? v === 'true' : problem(ctx, `must be true or false, got "${value}"`);
+});
+
+/** A whole number from `min` to `max`; `message` says so. */
+const wholeNumber = (min: number, max: number, message: (value: string) => string) =>
+  z.string().transform((value, ctx) => {
+    const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+    return n >= min && n <= max ? n : problem(ctx, message(value));
+  });
+const portNumber = wholeNumber(0, 65535, (value) => `must be a port number, got "${value}"`);
 
 const windowUnits: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
 
-/** A rate limit setting: `<attempts>/<window>` (`30/10m`, `5/1h`, `20/30s`) or `off`. */
-function parseRateLimit(
-  name: string,
-  value: string | undefined,
-  fallback: RateLimitRule | null,
-  problems: string[],
-): RateLimitRule | null {
-  const v = value?.trim().toLowerCase();
-  if (!v) return fallback;
+/** A rate limit: `<attempts>/<window>` (`30/10m`, `5/1h`, `20/30s`), or `off` (null). */
+const rateLimit = z.string().transform((value, ctx): RateLimitRule | null => {
+  const v = value.toLowerCase();
   if (v === 'off') return null;
   const match = /^(\d+)\s*\/\s*(\d+)\s*(s|m|h)$/.exec(v);
   const max = match ? Number(match[1]) : 0;
   const windowMs = match ? Number(match[2]) * windowUnits[match[3]] : 0;
   if (max >= 1 && windowMs >= 1000) return { max, windowMs };
-  problems.push(`${name} must be attempts per window like 30/10m (window in s, m or h), or off; got "${value}"`);
-  return fallback;
-}
+  return problem(ctx, `must be attempts per window like 30/10m (window in s, m or h), or off; got "${value}"`);
+});
+
+/** A comma-separated list whose items each pass `item` (a problem per bad item). */
+const list = (item: z.ZodType<string, string>) =>
+  z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(item));
+
+/** A URL of one of the given schemes (`prefix` a regular expression such as `^rediss?://`). */
+const urlOf = (prefix: RegExp, message: string) =>
+  z.string().refine((value) => prefix.test(value) && URL.canParse(value), message);
+
+const emailAddress = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * A duration setting in milliseconds, written as parseDurationSeconds reads it (`90s`, `30m`, `24h`, `2d`, or
- * whole seconds), between `min` and `max` milliseconds.
+ * A service account key as the Firebase console downloads it (JSON with project_id, client_email,
+ * private_key), so a truncated or mangled value stops the start instead of the first sign-in.
  */
-function parseDuration(
-  name: string,
-  value: string | undefined,
-  bounds: { fallback: number; min: number; max: number; range: string },
-  problems: string[],
-): number {
-  if (!value?.trim()) return bounds.fallback;
-  const seconds = parseDurationSeconds(value);
-  const ms = seconds === null ? NaN : seconds * 1000;
-  if (ms >= bounds.min && ms <= bounds.max) return ms;
-  problems.push(
-    `${name} must be a duration like 90s, 30m or 24h (or whole seconds) from ${bounds.range}, got "${value}"`,
+const serviceAccount = z.string().transform((json, ctx) => {
+  let account: unknown;
+  try {
+    account = JSON.parse(json);
+  } catch {
+    return problem(ctx, 'must be the service account key as JSON (it does not parse as JSON)');
+  }
+  if (!account || typeof account !== 'object' || Array.isArray(account))
+    return problem(ctx, 'must be a JSON object (the service account key file)');
+  const fields = account as Record<string, unknown>;
+  const missing = ['project_id', 'client_email', 'private_key'].filter(
+    (f) => typeof fields[f] !== 'string' || !fields[f].trim(),
   );
-  return bounds.fallback;
+  if (missing.length) return problem(ctx, `lacks ${missing.join(', ')}`);
+  try {
+    createPrivateKey(fields.private_key as string);
+  } catch {
+    problem(ctx, 'has a private_key that is not a PEM private key');
+  }
+  return { json, projectId: fields.project_id as string };
+});
+
+/** The environment's settings, each under its own name. */
+const environment = z
+  .object({
+    DATABASE_URL: setting(urlOf(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')),
+    DATA_DIR: written,
+    PORT: setting(portNumber),
+    HOST: written,
+    JWT_SECRET: setting(z.string().min(32, 'must be at least 32 characters long')),
+    JWT_EXPIRES_IN: setting(
+      z
+        .string()
+        .transform(
+          (value, ctx) =>
+            parseDurationSeconds(value) ??
+            problem(ctx, `must be whole seconds or a whole number with a unit (90s, 30m, 12h, 7d), got "${value}"`),
+        ),
+    ),
+    FIREBASE_AUTH_EMULATOR_HOST: setting(
+      z.string().regex(/^[\w.-]+:\d{1,5}$/, { error: (issue) => `must be host:port, got "${String(issue.input)}"` }),
+    ),
+    ALLOW_AUTH_EMULATOR: setting(flag),
+    FIREBASE_PROJECT_ID: setting(
+      z.string().regex(/^[a-z0-9][a-z0-9-]{3,61}$/, {
+        error: (issue) => `must be a Firebase project id (lower-case letters, digits, -), got "${String(issue.input)}"`,
+      }),
+    ),
+    FIREBASE_SERVICE_ACCOUNT: setting(serviceAccount),
+    FIREBASE_API_KEY: written,
+    FIREBASE_AUTH_DOMAIN: written,
+    STRIPE_SECRET_KEY: written,
+    STRIPE_PUBLISHABLE_KEY: written,
+    STRIPE_WEBHOOK_SECRET: written,
+    STRIPE_API_HOST: written,
+    STRIPE_API_PROTOCOL: setting(z.enum(['http', 'https'], 'must be http or https')),
+    STRIPE_API_PORT: setting(wholeNumber(1, 65535, (value) => `must be a port number, got "${value}"`)),
+    DATABASE_POOL_SIZE: setting(wholeNumber(1, 1e9, () => 'must be a whole number of 1 or more')),
+    SEED_DEMO: setting(flag),
+    LOG_REQUESTS: setting(flag),
+    ADMIN_EMAILS: setting(
+      list(
+        z
+          .string()
+          .transform((email) => email.toLowerCase())
+          .pipe(
+            z.string().regex(emailAddress, {
+              error: (issue) => `has "${String(issue.input)}", which is not an email address`,
+            }),
+          ),
+      ),
+    ),
+    CORS_ORIGINS: setting(
+      list(
+        z
+          .string()
+          .refine(
+            (origin) =>
+              URL.canParse(origin) && /^https?:$/.test(new URL(origin).protocol) && new URL(origin).origin === origin,
+            { error: (issue) => `has "${String(issue.input)}", which is not an origin like https://partner.example` },
+          ),
+      ),
+    ),
+    RATE_LIMIT_SIGN_IN_PER_ADDRESS: setting(rateLimit),
+    RATE_LIMIT_SIGN_IN_PER_EMAIL: setting(rateLimit),
+    RATE_LIMIT_CONTACT_PER_ADDRESS: setting(rateLimit),
+    RATE_LIMIT_ORDERS_PER_USER: setting(rateLimit),
+    RATE_LIMIT_ORDERS_PER_ADDRESS: setting(rateLimit),
+    UNPAID_ORDER_EXPIRY: setting(duration(1000, 30 * 86_400_000, '1s to 30d')),
+    UNPAID_ORDERS_PER_CUSTOMER: setting(
+      wholeNumber(1, 1000, (value) => `must be a whole number from 1 to 1000, got "${value}"`),
+    ),
+    // At most 30 s: expired stock must be back on sale within a minute of its expiry, whatever the sweep costs.
+    SWEEP_INTERVAL: setting(duration(1000, 30_000, '1s to 30s')),
+    SMTP_URL: setting(
+      z
+        .string()
+        .refine(
+          (url) => /^smtps?:\/\//.test(url) && URL.canParse(url) && new URL(url).hostname !== '',
+          'must be an smtp:// or smtps:// URL like smtps://user:password@mail.example:465',
+        ),
+    ),
+    MAIL_FROM: setting(
+      z.string().regex(/^(?:[^<>@\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/, {
+        error: (issue) => `must be an address or Name <address>, got "${String(issue.input)}"`,
+      }),
+    ),
+    HTTP_HEADERS_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
+    HTTP_REQUEST_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
+    HTTP_KEEP_ALIVE_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
+    REDIS_URL: setting(urlOf(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')),
+    REDIS_KEY_PREFIX: setting(
+      z.string().regex(/^[\w.-]{1,64}$/, {
+        error: (issue) => `must be 1 to 64 letters, digits, _, . or -, got "${String(issue.input)}"`,
+      }),
+    ),
+    METRICS_TOKEN: setting(
+      z.string().regex(/^[\x21-\x7e]{16,}$/, 'must be 16 printable characters or more, without spaces'),
+    ),
+    WEB_DIST_DIR: written,
+  })
+  // Run even when a setting is malformed, so that one start names every problem.
+  .superRefine((settings, ctx) => acrossSettings(settings, ctx), { when: () => true });
+
+type Settings = z.output<typeof environment>;
+
+/** The names of every setting (.env.example and the README document each). */
+export const settingNames = Object.keys(environment.shape);
+
+/** The rules between settings: what production requires, what goes together. */
+function acrossSettings(settings: Settings, ctx: z.RefinementCtx<Settings>): void {
+  const malformed = new Set(ctx.issues.map((issue) => issue.path?.[0]));
+  /** A setting's value, unless it is malformed (then as if unset: its own problem is named already). */
+  const valid = <K extends keyof Settings>(name: K): Settings[K] | undefined =>
+    malformed.has(name) ? undefined : settings[name];
+  /** Whether a setting was written at all, well-formed or not. */
+  const given = (name: keyof Settings) => malformed.has(name) || settings[name] !== undefined;
+  const report = (name: keyof Settings, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [name], message, input: undefined });
+
+  const production = given('DATABASE_URL');
+  const emulator = given('FIREBASE_AUTH_EMULATOR_HOST');
+  if (production && !given('JWT_SECRET'))
+    report('JWT_SECRET', 'is required when DATABASE_URL is set (32 characters or more)');
+  if (production && emulator && !valid('ALLOW_AUTH_EMULATOR')) {
+    // The emulator's ID tokens carry no signature: anyone who can reach the server could sign in as anyone.
+    report(
+      'FIREBASE_AUTH_EMULATOR_HOST',
+      'is set with DATABASE_URL: the Auth emulator accepts unsigned ID tokens, so anyone could sign in as anyone. Unset it to use Firebase, or set ALLOW_AUTH_EMULATOR=true for staging and tests only',
+    );
+  }
+  if (production && !given('FIREBASE_PROJECT_ID'))
+    report('FIREBASE_PROJECT_ID', 'is required when DATABASE_URL is set');
+  const account = valid('FIREBASE_SERVICE_ACCOUNT');
+  const projectId = valid('FIREBASE_PROJECT_ID') ?? (production ? undefined : embeddedProjectId);
+  if (account && projectId && account.projectId !== projectId) {
+    report(
+      'FIREBASE_SERVICE_ACCOUNT',
+      `is for project "${account.projectId}" but FIREBASE_PROJECT_ID is "${projectId}"`,
+    );
+  }
+  if (production && !emulator && !given('FIREBASE_SERVICE_ACCOUNT')) {
+    report(
+      'FIREBASE_SERVICE_ACCOUNT',
+      '(the service account key JSON for firebase-admin) is required when DATABASE_URL is set, unless FIREBASE_AUTH_EMULATOR_HOST names an Auth emulator',
+    );
+  }
+  // The three Stripe keys go together: any one switches payments to Stripe.
+  const stripeKeys = [
+    ['STRIPE_SECRET_KEY', 'sk_'],
+    ['STRIPE_PUBLISHABLE_KEY', 'pk_'],
+    ['STRIPE_WEBHOOK_SECRET', 'whsec_'],
+  ] as const;
+  if (stripeKeys.some(([name]) => given(name))) {
+    for (const [name, prefix] of stripeKeys)
+      if (!valid(name)?.startsWith(prefix)) report(name, `must start with ${prefix}`);
+  }
+  if (production && !emulator && !given('FIREBASE_API_KEY'))
+    report('FIREBASE_API_KEY', '(the web API key of the Firebase project) is required when DATABASE_URL is set');
+  if (production && !emulator && valid('SEED_DEMO')) {
+    // The demo accounts' passwords are published in the README: never create them in a real Firebase project.
+    report(
+      'SEED_DEMO',
+      'SEED_DEMO=true needs an Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo passwords are public',
+    );
+  }
+  const headers = valid('HTTP_HEADERS_TIMEOUT') ?? defaultHttpTimeouts.headersTimeoutMs;
+  const request = valid('HTTP_REQUEST_TIMEOUT') ?? defaultHttpTimeouts.requestTimeoutMs;
+  if (!malformed.has('HTTP_HEADERS_TIMEOUT') && !malformed.has('HTTP_REQUEST_TIMEOUT') && headers > request)
+    report('HTTP_HEADERS_TIMEOUT', 'must not be longer than HTTP_REQUEST_TIMEOUT');
 }
 
-/** A whole number setting between `min` and `max`. */
-function parseCount(
-  name: string,
-  value: string | undefined,
-  bounds: { fallback: number; min: number; max: number },
-  problems: string[],
-): number {
-  const v = value?.trim();
-  if (!v) return bounds.fallback;
-  const n = /^\d{1,9}$/.test(v) ? Number(v) : NaN;
-  if (n >= bounds.min && n <= bounds.max) return n;
-  problems.push(`${name} must be a whole number from ${bounds.min} to ${bounds.max}, got "${value}"`);
-  return bounds.fallback;
-}
+const embeddedProjectId = 'demo-partsyard';
+const embeddedEmulatorHost = '127.0.0.1:9099';
 
-function splitList(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
+/** Each problem as one line that starts with the setting's name. */
+function problemsOf(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'The environment');
+    return issue.message.startsWith(name) ? issue.message : `${name} ${issue.message}`;
+  });
 }
 
 /**
@@ -257,273 +470,83 @@ export function exportFirebaseEmulatorHost(host: string): void {
   process.env.FIREBASE_AUTH_EMULATOR_HOST = host;
 }
 
-/**
- * Checks a service account key as the Firebase console downloads it (JSON with project_id, client_email,
- * private_key), so a truncated or mangled value stops the start instead of the first sign-in.
- */
-function checkServiceAccount(json: string, projectId: string, problems: string[]): void {
-  let account: unknown;
-  try {
-    account = JSON.parse(json);
-  } catch {
-    problems.push('FIREBASE_SERVICE_ACCOUNT must be the service account key as JSON (it does not parse as JSON)');
-    return;
-  }
-  if (!account || typeof account !== 'object' || Array.isArray(account)) {
-    problems.push('FIREBASE_SERVICE_ACCOUNT must be a JSON object (the service account key file)');
-    return;
-  }
-  const fields = account as Record<string, unknown>;
-  const missing = ['project_id', 'client_email', 'private_key'].filter(
-    (f) => typeof fields[f] !== 'string' || !fields[f].trim(),
-  );
-  if (missing.length) {
-    problems.push(`FIREBASE_SERVICE_ACCOUNT lacks ${missing.join(', ')}`);
-    return;
-  }
-  try {
-    createPrivateKey(fields.private_key as string);
-  } catch {
-    problems.push('FIREBASE_SERVICE_ACCOUNT has a private_key that is not a PEM private key');
-  }
-  if (projectId && fields.project_id !== projectId) {
-    problems.push(
-      `FIREBASE_SERVICE_ACCOUNT is for project "${String(fields.project_id)}" but FIREBASE_PROJECT_ID is "${projectId}"`,
-    );
-  }
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const problems: string[] = [];
-  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  const parsed = environment.safeParse(env);
+  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  const settings = parsed.data;
+
+  const databaseUrl = settings.DATABASE_URL;
   const mode = databaseUrl ? 'production' : 'embedded';
-  const dataDir = path.resolve(repoRoot, env.DATA_DIR ?? '.data');
-
-  const port = Number(env.PORT ?? 4000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    problems.push(`PORT must be a port number, got "${env.PORT}"`);
-
-  if (databaseUrl && (!/^postgres(ql)?:\/\//.test(databaseUrl) || !URL.canParse(databaseUrl))) {
-    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
-  }
-
-  let jwtSecret = env.JWT_SECRET?.trim() ?? '';
-  if (!jwtSecret) {
-    if (mode === 'production') problems.push('JWT_SECRET is required when DATABASE_URL is set (32 characters or more)');
-    else jwtSecret = readOrCreateSecret(path.join(dataDir, 'jwt-secret'));
-  } else if (jwtSecret.length < 32) {
-    problems.push('JWT_SECRET must be at least 32 characters long');
-  }
-
-  const jwtExpiresIn = env.JWT_EXPIRES_IN?.trim() || '12h';
-  const jwtExpiresInSeconds = parseDurationSeconds(jwtExpiresIn);
-  if (jwtExpiresInSeconds === null)
-    problems.push(
-      `JWT_EXPIRES_IN must be whole seconds or a whole number with a unit (90s, 30m, 12h, 7d), got "${jwtExpiresIn}"`,
-    );
-
-  const emulatorHost = env.FIREBASE_AUTH_EMULATOR_HOST?.trim() || (mode === 'embedded' ? '127.0.0.1:9099' : undefined);
-  if (emulatorHost && !/^[\w.-]+:\d{1,5}$/.test(emulatorHost))
-    problems.push(`FIREBASE_AUTH_EMULATOR_HOST must be host:port, got "${emulatorHost}"`);
-  const allowAuthEmulator = parseBoolean('ALLOW_AUTH_EMULATOR', env.ALLOW_AUTH_EMULATOR, false, problems);
-  if (mode === 'production' && emulatorHost && !allowAuthEmulator) {
-    // The emulator's ID tokens carry no signature: anyone who can reach the server could sign in as anyone.
-    problems.push(
-      'FIREBASE_AUTH_EMULATOR_HOST is set with DATABASE_URL: the Auth emulator accepts unsigned ID tokens, so anyone could sign in as anyone. Unset it to use Firebase, or set ALLOW_AUTH_EMULATOR=true for staging and tests only',
-    );
-  }
-  const projectId = env.FIREBASE_PROJECT_ID?.trim() || (mode === 'embedded' ? 'demo-partsyard' : '');
-  if (!projectId) problems.push('FIREBASE_PROJECT_ID is required when DATABASE_URL is set');
-  else if (!/^[a-z0-9][a-z0-9-]{3,61}$/.test(projectId))
-    problems.push(
-      `FIREBASE_PROJECT_ID must be a Firebase project id (lower-case letters, digits, -), got "${projectId}"`,
-    );
-
-  const serviceAccountJson = env.FIREBASE_SERVICE_ACCOUNT?.trim() || undefined;
-  if (serviceAccountJson) checkServiceAccount(serviceAccountJson, projectId, problems);
-  else if (mode === 'production' && !emulatorHost) {
-    problems.push(
-      'FIREBASE_SERVICE_ACCOUNT (the service account key JSON for firebase-admin) is required when DATABASE_URL is set, unless FIREBASE_AUTH_EMULATOR_HOST names an Auth emulator',
-    );
-  }
-
-  const stripeKeys = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY, env.STRIPE_WEBHOOK_SECRET].map(
-    (v) => v?.trim() ?? '',
-  );
-  let stripe: Config['stripe'] = null;
-  if (stripeKeys.some(Boolean)) {
-    const [secretKey, publishableKey, webhookSecret] = stripeKeys;
-    if (!secretKey.startsWith('sk_')) problems.push('STRIPE_SECRET_KEY must start with sk_');
-    if (!publishableKey.startsWith('pk_')) problems.push('STRIPE_PUBLISHABLE_KEY must start with pk_');
-    if (!webhookSecret.startsWith('whsec_')) problems.push('STRIPE_WEBHOOK_SECRET must start with whsec_');
-    const protocol = env.STRIPE_API_PROTOCOL?.trim();
-    if (protocol && protocol !== 'http' && protocol !== 'https')
-      problems.push('STRIPE_API_PROTOCOL must be http or https');
-    const apiPort = env.STRIPE_API_PORT?.trim() ? Number(env.STRIPE_API_PORT) : undefined;
-    if (apiPort !== undefined && !(Number.isInteger(apiPort) && apiPort > 0 && apiPort <= 65535))
-      problems.push(`STRIPE_API_PORT must be a port number, got "${env.STRIPE_API_PORT}"`);
-    stripe = {
-      secretKey,
-      publishableKey,
-      webhookSecret,
-      apiHost: env.STRIPE_API_HOST?.trim() || undefined,
-      apiPort,
-      apiProtocol: (protocol as 'http' | 'https' | undefined) || undefined,
-    };
-  }
-
-  const poolSize = Number(env.DATABASE_POOL_SIZE ?? 10);
-  if (!Number.isInteger(poolSize) || poolSize < 1)
-    problems.push('DATABASE_POOL_SIZE must be a whole number of 1 or more');
-
-  if (mode === 'production' && !emulatorHost && !env.FIREBASE_API_KEY?.trim()) {
-    problems.push('FIREBASE_API_KEY (the web API key of the Firebase project) is required when DATABASE_URL is set');
-  }
-  const seedDemo = parseBoolean('SEED_DEMO', env.SEED_DEMO, mode === 'embedded', problems);
-  if (seedDemo && mode === 'production' && !emulatorHost) {
-    // The demo accounts' passwords are published in the README: never create them in a real Firebase project.
-    problems.push('SEED_DEMO=true needs an Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo passwords are public');
-  }
-  const logRequests = parseBoolean('LOG_REQUESTS', env.LOG_REQUESTS, true, problems);
-
-  const adminEmails = splitList(env.ADMIN_EMAILS).map((e) => e.toLowerCase());
-  for (const email of adminEmails.filter((e) => !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(e)))
-    problems.push(`ADMIN_EMAILS has "${email}", which is not an email address`);
-
-  const corsOrigins = splitList(env.CORS_ORIGINS);
-  for (const origin of corsOrigins) {
-    const parsed = URL.canParse(origin) ? new URL(origin) : null;
-    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin)
-      problems.push(`CORS_ORIGINS has "${origin}", which is not an origin like https://partner.example`);
-  }
-
-  const rateLimits: RateLimits = {
-    signInPerAddress: parseRateLimit(
-      'RATE_LIMIT_SIGN_IN_PER_ADDRESS',
-      env.RATE_LIMIT_SIGN_IN_PER_ADDRESS,
-      defaultRateLimits.signInPerAddress,
-      problems,
-    ),
-    signInPerEmail: parseRateLimit(
-      'RATE_LIMIT_SIGN_IN_PER_EMAIL',
-      env.RATE_LIMIT_SIGN_IN_PER_EMAIL,
-      defaultRateLimits.signInPerEmail,
-      problems,
-    ),
-    contactPerAddress: parseRateLimit(
-      'RATE_LIMIT_CONTACT_PER_ADDRESS',
-      env.RATE_LIMIT_CONTACT_PER_ADDRESS,
-      defaultRateLimits.contactPerAddress,
-      problems,
-    ),
-    ordersPerUser: parseRateLimit(
-      'RATE_LIMIT_ORDERS_PER_USER',
-      env.RATE_LIMIT_ORDERS_PER_USER,
-      defaultRateLimits.ordersPerUser,
-      problems,
-    ),
-    ordersPerAddress: parseRateLimit(
-      'RATE_LIMIT_ORDERS_PER_ADDRESS',
-      env.RATE_LIMIT_ORDERS_PER_ADDRESS,
-      defaultRateLimits.ordersPerAddress,
-      problems,
-    ),
-  };
-
-  const orders: OrderLimits = {
-    unpaidExpiryMs: parseDuration(
-      'UNPAID_ORDER_EXPIRY',
-      env.UNPAID_ORDER_EXPIRY,
-      { fallback: defaultOrderLimits.unpaidExpiryMs, min: 1000, max: 30 * 86_400_000, range: '1s to 30d' },
-      problems,
-    ),
-    unpaidPerCustomer: parseCount(
-      'UNPAID_ORDERS_PER_CUSTOMER',
-      env.UNPAID_ORDERS_PER_CUSTOMER,
-      { fallback: defaultOrderLimits.unpaidPerCustomer, min: 1, max: 1000 },
-      problems,
-    ),
-  };
-  // At most 30 s: expired stock must be back on sale within a minute of its expiry, whatever the sweep costs.
-  const sweepIntervalMs = parseDuration(
-    'SWEEP_INTERVAL',
-    env.SWEEP_INTERVAL,
-    { fallback: defaultSweepIntervalMs, min: 1000, max: 30_000, range: '1s to 30s' },
-    problems,
-  );
-
-  const smtpUrl = env.SMTP_URL?.trim() || undefined;
-  if (smtpUrl && (!/^smtps?:\/\//.test(smtpUrl) || !URL.canParse(smtpUrl) || !new URL(smtpUrl).hostname))
-    problems.push('SMTP_URL must be an smtp:// or smtps:// URL like smtps://user:password@mail.example:465');
-  const mailFrom = env.MAIL_FROM?.trim() || defaultMailFrom;
-  if (!/^(?:[^<>@\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/.test(mailFrom))
-    problems.push(`MAIL_FROM must be an address or Name <address>, got "${mailFrom}"`);
-  const http: HttpTimeouts = {
-    headersTimeoutMs: parseDuration(
-      'HTTP_HEADERS_TIMEOUT',
-      env.HTTP_HEADERS_TIMEOUT,
-      { fallback: defaultHttpTimeouts.headersTimeoutMs, min: 1000, max: 300_000, range: '1s to 5m' },
-      problems,
-    ),
-    requestTimeoutMs: parseDuration(
-      'HTTP_REQUEST_TIMEOUT',
-      env.HTTP_REQUEST_TIMEOUT,
-      { fallback: defaultHttpTimeouts.requestTimeoutMs, min: 1000, max: 300_000, range: '1s to 5m' },
-      problems,
-    ),
-    keepAliveTimeoutMs: parseDuration(
-      'HTTP_KEEP_ALIVE_TIMEOUT',
-      env.HTTP_KEEP_ALIVE_TIMEOUT,
-      { fallback: defaultHttpTimeouts.keepAliveTimeoutMs, min: 1000, max: 300_000, range: '1s to 5m' },
-      problems,
-    ),
-  };
-  if (http.headersTimeoutMs > http.requestTimeoutMs)
-    problems.push('HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT');
-
-  const redisUrl = env.REDIS_URL?.trim() || undefined;
-  if (redisUrl && (!/^rediss?:\/\//.test(redisUrl) || !URL.canParse(redisUrl)))
-    problems.push('REDIS_URL must be a redis:// or rediss:// URL');
-  const redisKeyPrefix = env.REDIS_KEY_PREFIX?.trim() || 'partsyard';
-  if (!/^[\w.-]{1,64}$/.test(redisKeyPrefix))
-    problems.push(`REDIS_KEY_PREFIX must be 1 to 64 letters, digits, _, . or -, got "${redisKeyPrefix}"`);
-
-  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
-  if (metricsToken !== undefined && (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken)))
-    problems.push('METRICS_TOKEN must be 16 printable characters or more, without spaces');
-
-  if (problems.length) throw new ConfigError(problems);
-
+  const dataDir = path.resolve(repoRoot, settings.DATA_DIR ?? '.data');
+  const projectId = settings.FIREBASE_PROJECT_ID ?? embeddedProjectId;
+  const seedDemo = settings.SEED_DEMO ?? mode === 'embedded';
+  const { STRIPE_SECRET_KEY: secretKey, STRIPE_PUBLISHABLE_KEY: publishableKey } = settings;
+  const webhookSecret = settings.STRIPE_WEBHOOK_SECRET;
   return {
     mode,
-    port,
-    host: env.HOST?.trim() || '0.0.0.0',
+    port: settings.PORT ?? 4000,
+    host: settings.HOST ?? '0.0.0.0',
     dataDir,
     database: databaseUrl
-      ? { kind: 'postgres', url: databaseUrl, poolSize }
+      ? { kind: 'postgres', url: databaseUrl, poolSize: settings.DATABASE_POOL_SIZE ?? 10 }
       : { kind: 'pglite', dataDir: path.join(dataDir, 'pg') },
     firebase: {
       projectId,
-      emulatorHost,
-      serviceAccountJson,
-      webApiKey: env.FIREBASE_API_KEY?.trim() || 'demo-api-key',
-      authDomain: env.FIREBASE_AUTH_DOMAIN?.trim() || `${projectId}.firebaseapp.com`,
+      emulatorHost: settings.FIREBASE_AUTH_EMULATOR_HOST ?? (mode === 'embedded' ? embeddedEmulatorHost : undefined),
+      serviceAccountJson: settings.FIREBASE_SERVICE_ACCOUNT?.json,
+      webApiKey: settings.FIREBASE_API_KEY ?? 'demo-api-key',
+      authDomain: settings.FIREBASE_AUTH_DOMAIN ?? `${projectId}.firebaseapp.com`,
     },
-    jwt: { secret: jwtSecret, expiresInSeconds: jwtExpiresInSeconds ?? 0 },
-    adminEmails,
-    stripe,
+    jwt: {
+      // Production requires JWT_SECRET (acrossSettings); the embedded default makes one once and keeps it.
+      secret: settings.JWT_SECRET ?? readOrCreateSecret(path.join(dataDir, 'jwt-secret')),
+      expiresInSeconds: settings.JWT_EXPIRES_IN ?? 12 * 3600,
+    },
+    adminEmails: settings.ADMIN_EMAILS ?? [],
+    stripe:
+      secretKey && publishableKey && webhookSecret
+        ? {
+            secretKey,
+            publishableKey,
+            webhookSecret,
+            apiHost: settings.STRIPE_API_HOST,
+            apiPort: settings.STRIPE_API_PORT,
+            apiProtocol: settings.STRIPE_API_PROTOCOL,
+          }
+        : null,
     seedDemo,
     demoMode: mode === 'embedded' && seedDemo,
-    webDistDir: path.resolve(repoRoot, env.WEB_DIST_DIR ?? 'web/dist'),
-    logRequests,
-    corsOrigins,
-    rateLimits,
-    orders,
-    sweepIntervalMs,
-    mail: { smtpUrl, from: mailFrom, pollIntervalMs: defaultMailPollIntervalMs },
-    http,
-    redisUrl,
-    redisKeyPrefix,
-    metricsToken,
+    webDistDir: path.resolve(repoRoot, settings.WEB_DIST_DIR ?? 'web/dist'),
+    logRequests: settings.LOG_REQUESTS ?? true,
+    corsOrigins: settings.CORS_ORIGINS ?? [],
+    rateLimits: {
+      signInPerAddress: orDefault(settings.RATE_LIMIT_SIGN_IN_PER_ADDRESS, defaultRateLimits.signInPerAddress),
+      signInPerEmail: orDefault(settings.RATE_LIMIT_SIGN_IN_PER_EMAIL, defaultRateLimits.signInPerEmail),
+      contactPerAddress: orDefault(settings.RATE_LIMIT_CONTACT_PER_ADDRESS, defaultRateLimits.contactPerAddress),
+      ordersPerUser: orDefault(settings.RATE_LIMIT_ORDERS_PER_USER, defaultRateLimits.ordersPerUser),
+      ordersPerAddress: orDefault(settings.RATE_LIMIT_ORDERS_PER_ADDRESS, defaultRateLimits.ordersPerAddress),
+    },
+    orders: {
+      unpaidExpiryMs: settings.UNPAID_ORDER_EXPIRY ?? defaultOrderLimits.unpaidExpiryMs,
+      unpaidPerCustomer: settings.UNPAID_ORDERS_PER_CUSTOMER ?? defaultOrderLimits.unpaidPerCustomer,
+    },
+    sweepIntervalMs: settings.SWEEP_INTERVAL ?? defaultSweepIntervalMs,
+    mail: {
+      smtpUrl: settings.SMTP_URL,
+      from: settings.MAIL_FROM ?? defaultMailFrom,
+      pollIntervalMs: defaultMailPollIntervalMs,
+    },
+    http: {
+      headersTimeoutMs: settings.HTTP_HEADERS_TIMEOUT ?? defaultHttpTimeouts.headersTimeoutMs,
+      requestTimeoutMs: settings.HTTP_REQUEST_TIMEOUT ?? defaultHttpTimeouts.requestTimeoutMs,
+      keepAliveTimeoutMs: settings.HTTP_KEEP_ALIVE_TIMEOUT ?? defaultHttpTimeouts.keepAliveTimeoutMs,
+    },
+    redisUrl: settings.REDIS_URL,
+    redisKeyPrefix: settings.REDIS_KEY_PREFIX ?? 'partsyard',
+    metricsToken: settings.METRICS_TOKEN,
   };
 }
+
+/** A rate limit as set (null: `off`), or its default when unset. */
+const orDefault = (rule: RateLimitRule | null | undefined, fallback: RateLimitRule | null) =>
+  rule === undefined ? fallback : rule;

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig, settingNames, type Config } from '../src/config';
 
 /** Production start-up: every missing or malformed setting is named, all of them in one message. */
 
@@ -440,6 +440,84 @@ describe('configuration for production (DATABASE_URL set)', () => {
     });
   });
 
+  describe('at the bounds (the schema of config.ts)', () => {
+    it.each([
+      ['JWT_EXPIRES_IN', '1', (c: Config) => c.jwt.expiresInSeconds, 1],
+      ['JWT_EXPIRES_IN', '90s', (c: Config) => c.jwt.expiresInSeconds, 90],
+      ['JWT_EXPIRES_IN', '30m', (c: Config) => c.jwt.expiresInSeconds, 1800],
+      ['JWT_EXPIRES_IN', '24h', (c: Config) => c.jwt.expiresInSeconds, 86_400],
+      ['UNPAID_ORDER_EXPIRY', '1s', (c: Config) => c.orders.unpaidExpiryMs, 1000],
+      ['UNPAID_ORDER_EXPIRY', '30d', (c: Config) => c.orders.unpaidExpiryMs, 30 * 86_400_000],
+      ['UNPAID_ORDERS_PER_CUSTOMER', '1', (c: Config) => c.orders.unpaidPerCustomer, 1],
+      ['UNPAID_ORDERS_PER_CUSTOMER', '1000', (c: Config) => c.orders.unpaidPerCustomer, 1000],
+      ['SWEEP_INTERVAL', '1', (c: Config) => c.sweepIntervalMs, 1000],
+      ['SWEEP_INTERVAL', '30s', (c: Config) => c.sweepIntervalMs, 30_000],
+      ['HTTP_KEEP_ALIVE_TIMEOUT', '5m', (c: Config) => c.http.keepAliveTimeoutMs, 300_000],
+      ['PORT', '65535', (c: Config) => c.port, 65535],
+      ['PORT', '0', (c: Config) => c.port, 0],
+      ['DATABASE_POOL_SIZE', '1', (c: Config) => (c.database.kind === 'postgres' ? c.database.poolSize : 0), 1],
+      ['METRICS_TOKEN', 'm'.repeat(16), (c: Config) => c.metricsToken, 'm'.repeat(16)],
+      ['REDIS_KEY_PREFIX', 'p'.repeat(64), (c: Config) => c.redisKeyPrefix, 'p'.repeat(64)],
+    ])('%s=%s is accepted at its bound', (name, value, read, expected) => {
+      expect(read(loadConfig(production({ [name]: value })))).toBe(expected);
+    });
+
+    it.each([
+      ['JWT_SECRET', 's'.repeat(31), 'JWT_SECRET must be at least 32 characters long'],
+      ['UNPAID_ORDER_EXPIRY', String(30 * 86_400 + 1), 'UNPAID_ORDER_EXPIRY must be a duration'],
+      ['UNPAID_ORDERS_PER_CUSTOMER', '1001', 'UNPAID_ORDERS_PER_CUSTOMER must be a whole number from 1 to 1000'],
+      ['SWEEP_INTERVAL', '31', 'SWEEP_INTERVAL must be a duration'],
+      ['HTTP_KEEP_ALIVE_TIMEOUT', '301', 'HTTP_KEEP_ALIVE_TIMEOUT must be a duration'],
+      ['PORT', '65536', 'PORT must be a port number'],
+      ['DATABASE_POOL_SIZE', '0', 'DATABASE_POOL_SIZE must be a whole number of 1 or more'],
+      ['METRICS_TOKEN', 'm'.repeat(15), 'METRICS_TOKEN must be 16 printable characters or more'],
+      ['REDIS_KEY_PREFIX', 'p'.repeat(65), 'REDIS_KEY_PREFIX must be 1 to 64'],
+    ])('%s=%s, one past its bound, is named', (name, value, start) => {
+      const problems = problemsOf(production({ [name]: value }));
+      expect(problems).toHaveLength(1);
+      expect(problems[0].startsWith(start)).toBe(true);
+    });
+
+    it('an empty or blank setting is unset: its default applies', () => {
+      const config = loadConfig(production({ PORT: ' ', JWT_EXPIRES_IN: '', SWEEP_INTERVAL: ' ', LOG_REQUESTS: '' }));
+      expect([config.port, config.jwt.expiresInSeconds, config.sweepIntervalMs, config.logRequests]).toEqual([
+        4000,
+        43_200,
+        15_000,
+        true,
+      ]);
+    });
+
+    it('every setting malformed at once: one message names them all, each line starting with its setting', () => {
+      const malformed = Object.fromEntries(
+        settingNames
+          .filter(
+            (name) =>
+              ![
+                'DATA_DIR',
+                'HOST',
+                'WEB_DIST_DIR',
+                'FIREBASE_API_KEY',
+                'FIREBASE_AUTH_DOMAIN',
+                'STRIPE_API_HOST',
+              ].includes(name),
+          )
+          .map((name) => [name, 'not valid here']),
+      );
+      const problems = problemsOf({ ...malformed, DATA_DIR: dataDir });
+      for (const problem of problems)
+        expect(settingNames.some((name) => problem.startsWith(`${name} `) || problem.startsWith(`${name}=`))).toBe(
+          true,
+        );
+      const named = new Set(problems.map((problem) => /^[A-Z_]+/.exec(problem)?.[0]));
+      expect(settingNames.filter((name) => malformed[name] !== undefined && !named.has(name))).toEqual([]);
+      // A rule between settings is still checked: a malformed ALLOW_AUTH_EMULATOR allows no emulator in production.
+      expect(problems).toContain(
+        'FIREBASE_AUTH_EMULATOR_HOST is set with DATABASE_URL: the Auth emulator accepts unsigned ID tokens, so anyone could sign in as anyone. Unset it to use Firebase, or set ALLOW_AUTH_EMULATOR=true for staging and tests only',
+      );
+    });
+  });
+
   it('the demo seed (public passwords) is refused against real Firebase, allowed with an emulator', () => {
     expect(problemsOf(production({ SEED_DEMO: 'true' }))).toEqual([
       'SEED_DEMO=true needs an Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo passwords are public',
@@ -456,9 +534,8 @@ describe('configuration for production (DATABASE_URL set)', () => {
 describe('.env.example', () => {
   const example = readFileSync(path.join(root, '.env.example'), 'utf8');
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const configSource = readFileSync(path.join(root, 'api', 'src', 'config.ts'), 'utf8');
-  /** Every `env.NAME` that config.ts reads. */
-  const settingsRead = [...new Set([...configSource.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]))];
+  /** Every setting config.ts reads (the keys of its schema of the environment). */
+  const settingsRead = settingNames;
 
   it('documents every setting config.ts reads, and the README names each of them', () => {
     expect(settingsRead.length).toBeGreaterThan(15);

@@ -31,6 +31,10 @@ describe('imports point one way', () => {
     ['api/src/rest/restRouter.ts', "import { buildSchema } from '../app';\nexport const x = buildSchema;\n"],
     ['api/src/rest/restRouter.ts', "import { queryLimits } from '../graphql/limits';\nexport const x = queryLimits;\n"],
     [
+      'api/src/http/answerCache.ts',
+      "import { cachingPlugins } from '../graphql/caching';\nexport const x = cachingPlugins;\n",
+    ],
+    [
       'web/src/components/Header.tsx',
       "import LoginPage from '../features/auth/LoginPage';\nexport const x = LoginPage;\n",
     ],
@@ -55,6 +59,10 @@ describe('imports point one way', () => {
 
   it.each([
     ['api/src/rest/restRouter.ts', "import { toAppError } from '../errors';\nexport const x = toAppError;\n"],
+    [
+      'api/src/graphql/caching.ts',
+      "import type { WriteTracker } from '../http/answerCache';\nexport type X = WriteTracker;\n",
+    ],
     [
       'web/src/features/orders/PurchasePage.tsx',
       "import { useAuth } from '../../lib/auth';\nexport const x = useAuth;\n",

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { get, type Server } from 'node:http';
 import { sql } from 'drizzle-orm';
 import express from 'express';
-import { createWriteTracker, publicAnswerCache, type WriteTracker } from '../../src/graphql/caching';
+import { createWriteTracker, publicAnswerCache, type WriteTracker } from '../../src/http/answerCache';
 import { databaseKinds } from '../support/env';
 import { startCountingApp, type CountingApp } from './countingApp';
 

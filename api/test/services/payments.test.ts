@@ -168,6 +168,21 @@ describe.each(databaseKinds)('paying an order on the test gateway (%s)', (kind) 
     expect(mine.map((p) => p.transactionId)).toContain(intent.id);
   });
 
+  it('a paid order is not charged again through another of its intents (409, that card not charged); its own answers as before', async () => {
+    const order = await newOrder();
+    const paidWith = await payments_().createPaymentIntent(customer, order.id);
+    const another = await payments_().createPaymentIntent(customer, order.id);
+    await payments_().payWithTestCard(customer, paidWith.id, testCard());
+    await payments_().confirmPayment(customer, order.id, paidWith.id);
+    const refused = await expectAppError(payments_().payWithTestCard(customer, another.id, testCard()), 'CONFLICT');
+    expect(refused.message).toBe('This order is already paid');
+    const intentRow = async (id: string) =>
+      (await app.server.database.db.select().from(testPaymentIntents).where(eq(testPaymentIntents.id, id)))[0];
+    expect((await intentRow(another.id)).status).toBe('requires_payment_method');
+    expect((await payments_().payWithTestCard(customer, paidWith.id, testCard())).succeeded).toBe(true);
+    expect((await paymentsOfOrder(app, order.id)).map((p) => p.transactionId)).toEqual([paidWith.id]);
+  });
+
   it('the succeeded intent of another order does not pay this order', async () => {
     const order = await newOrder();
     const otherOrder = await newOrder();

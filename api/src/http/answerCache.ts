@@ -1,0 +1,177 @@
+import { gzipSync } from 'node:zlib';
+import type { NextFunction, Request, Response } from 'express';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * This process as a shared cache of public answers (docs/decisions.md, "Caching and speed"); the GraphQL side,
+ * which decides what is public and writes the Cache-Control header, is `graphql/caching.ts`.
+ *
+ * - `publicAnswerCache` keeps anonymous public answers in memory for their s-maxage and answers the same
+ *   anonymous request with them, before Apollo runs.
+ * - A write made by this process (a GraphQL mutation once its operation is resolved; a REST call other than
+ *   GET/HEAD/OPTIONS once its route is matched and its body parsed) drops every cached answer when it starts
+ *   and again when it ends, and nothing is read from or stored in the cache while one is in flight: a caller
+ *   who asks after a write of this process has answered reads the database. A request whose body never
+ *   finishes, or that matches no route, is no write and leaves the cache on.
+ * - Each write's end is announced to the other replicas (PostgreSQL NOTIFY or Redis pub/sub,
+ *   api/src/writeBus.ts), which drop their answers too: a part added on one shows on all at once.
+ */
+
+export interface WriteTracker {
+  /** Marks a write as started; the function answered marks it finished (calling it again does nothing). */
+  begin(): () => void;
+  /** The generation a read starting now may use and fill the cache under; null while a write is in flight. */
+  readableGeneration(): number | null;
+  /** Whether an answer read under `generation` may be stored: no write has started since. */
+  isCurrent(generation: number): boolean;
+  /** Another replica wrote: nothing kept before now may be answered again. */
+  invalidate(): void;
+}
+
+/** `onWriteEnd`: called as each write of this process ends (the replicas are told: api/src/writeBus.ts). */
+export function createWriteTracker(onWriteEnd: () => void = () => {}): WriteTracker {
+  let generation = 0;
+  let inFlight = 0;
+  return {
+    begin() {
+      generation++;
+      inFlight++;
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        inFlight--;
+        generation++;
+        onWriteEnd();
+      };
+    },
+    invalidate() {
+      generation++;
+    },
+    readableGeneration: () => (inFlight > 0 ? null : generation),
+    isCurrent: (read) => inFlight === 0 && read === generation,
+  };
+}
+
+interface CachedAnswer {
+  stored: number;
+  /** From then on, the answer is given only while one request fetches its successor. */
+  expires: number;
+  body: string;
+  /** The body gzipped, made on the first request that accepts it (compressing on every answer costs more). */
+  gzipped?: Buffer;
+  headers: [string, string][];
+}
+
+/** Bodies below this are sent as they are (the compression middleware's threshold). */
+const compressFrom = 1024;
+
+/** The response headers a cached answer keeps (the others are set per request by the middleware before). */
+const keptHeaders = ['content-type', 'cache-control', 'vary', 'etag'];
+const sharedMaxAge = /(?:^|,)\s*s-maxage=(\d+)/;
+
+/**
+ * Express middleware for /graphql, after the body parser: answers an anonymous request from memory when the
+ * same request (method, URL, body and the headers Apollo's answer depends on) got a public answer within its
+ * s-maxage and no write of this process has started since; otherwise lets Apollo answer, and keeps that
+ * answer if it is public. Bounded by `maxBytes`: the least recently used answers go first.
+ *
+ * Once an answer has expired, the next request for it goes to Apollo and keeps the new answer; the requests
+ * that come meanwhile, up to one more s-maxage after expiry, get the expired one (its Age tells), instead of
+ * all running the same query at once when a popular answer expires under load.
+ *
+ * The storage is lru-cache (size bound, least recently used first, an entry gone after its ttl: the s-maxage
+ * and the stale one after it); the freshness and the one refresh at a time are ours, on top.
+ */
+export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 * 1024, now = Date.now } = {}) {
+  const answers = new LRUCache<string, CachedAnswer>({
+    maxSize: maxBytes,
+    sizeCalculation: (answer, key) => key.length + answer.body.length + (answer.gzipped?.length ?? 0),
+    // The same clock as `expires` (tests move it); read on every look-up, not cached for a tick.
+    perf: { now },
+    ttlResolution: 0,
+  });
+  let answersGeneration = -1;
+  /** Keys whose expired answer one request is fetching again. */
+  const refreshing = new Set<string>();
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const generation = writes.readableGeneration();
+    const body: unknown = req.body;
+    if (
+      generation === null ||
+      req.headers.authorization !== undefined ||
+      (req.method !== 'GET' && req.method !== 'POST') ||
+      Array.isArray(body)
+    ) {
+      return next();
+    }
+    if (generation !== answersGeneration) {
+      // A write happened: nothing kept before it may be answered again.
+      answers.clear();
+      refreshing.clear();
+      answersGeneration = generation;
+    }
+    const key = [
+      req.method,
+      req.originalUrl,
+      req.headers.accept,
+      req.headers['content-type'],
+      req.headers['apollo-require-preflight'],
+      req.headers['x-apollo-operation-name'],
+      req.method === 'POST' ? JSON.stringify(body) : '',
+    ].join('\n');
+
+    // Gone after its stale time; `get` also makes it the most recently used.
+    const cached = answers.get(key);
+    const time = now();
+    if (cached && cached.expires <= time && !refreshing.has(key)) {
+      // Expired: this request fetches the answer again; until that one is kept, the others get this one.
+      refreshing.add(key);
+      res.once('close', () => refreshing.delete(key));
+    } else if (cached) {
+      // Fresh, or expired while another request fetches its successor.
+      let answer = cached;
+      const gzip = answer.body.length >= compressFrom && req.acceptsEncodings('gzip') === 'gzip';
+      if (gzip && !answer.gzipped) {
+        // Kept again with its gzipped body counted in its size, for the time it had left.
+        answer = { ...answer, gzipped: gzipSync(answer.body) };
+        answers.set(key, answer, { noUpdateTTL: true });
+      }
+      for (const [name, value] of answer.headers) res.setHeader(name, value);
+      res.setHeader('Age', String(Math.floor((time - answer.stored) / 1000)));
+      if (!gzip || !answer.gzipped) {
+        res.send(answer.body);
+        return;
+      }
+      // Already encoded: the compression middleware lets it through (and adds Vary: Accept-Encoding).
+      res.setHeader('Content-Encoding', 'gzip');
+      res.send(answer.gzipped);
+      return;
+    }
+
+    // Apollo's Express integration answers a complete body with one res.send(string).
+    const send = res.send.bind(res);
+    res.send = (answer?: unknown) => {
+      res.send = send;
+      const seconds = Number(sharedMaxAge.exec(String(res.getHeader('cache-control') ?? ''))?.[1] ?? 0);
+      if (!(seconds > 0 && res.statusCode === 200 && typeof answer === 'string' && writes.isCurrent(generation))) {
+        return send(answer);
+      }
+      const stored = now();
+      const result = send(answer);
+      // The headers as sent, with the ETag that res.send computed.
+      const headers: [string, string][] = [];
+      for (const name of keptHeaders) {
+        const value = res.getHeader(name);
+        if (value !== undefined) headers.push([name, String(value)]);
+      }
+      // lru-cache keeps an entry while its age is at most its ttl: gone from two s-maxages on.
+      const ttl = 2 * seconds * 1000 - 1;
+      answers.set(key, { stored, expires: stored + seconds * 1000, body: answer, headers }, { ttl });
+      refreshing.delete(key);
+      return result;
+    };
+    next();
+  };
+}
