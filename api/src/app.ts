@@ -16,7 +16,7 @@ import type { GraphQLContext } from './graphql/context';
 import { graphqlBodyErrors, queryLimits, queryLimitsPlugin, refuseLargeBatches } from './graphql/limits';
 import { resolvers } from './graphql/resolvers';
 import { callerLookupPlugin } from './graphql/callerLookup';
-import { createWriteTracker, publicAnswerCache } from './http/answerCache';
+import { createWriteTracker, publicAnswerCache, shareAnswer } from './http/answerCache';
 import { callerOf } from './http/caller';
 import { contentSecurityPolicy } from './http/contentSecurityPolicy';
 import { cors, requestLog, securityHeaders } from './http/middleware';
@@ -121,7 +121,7 @@ export async function createApp({
       ApolloServerPluginLandingPageDisabled(),
       queryLimitsPlugin(),
       callerLookupPlugin(schema),
-      ...cachingPlugins(writes),
+      ...cachingPlugins(writes, schema),
       {
         async requestDidStart() {
           return {
@@ -200,13 +200,14 @@ export async function createApp({
     refuseLargeBatches,
     publicAnswerCache(writes),
     expressMiddleware(apollo, {
-      context: async ({ req }) => {
+      context: async ({ req, res }) => {
         const caller = callerOf(req.headers.authorization, tokens, services.users);
         return {
           actor: null,
           authError: caller.authError,
           credentials: req.headers.authorization !== undefined,
           lookUpCaller: () => caller.lookUp().catch(contextError),
+          shareAnswer: (seconds: number) => shareAnswer(res, seconds),
           services,
           client: clientOf(req),
           clientSettings,

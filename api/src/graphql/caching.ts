@@ -1,7 +1,8 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
-import { OperationTypeNode } from 'graphql';
-import type { WriteTracker } from '../http/answerCache';
+import { OperationTypeNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { publicCacheControl, type WriteTracker } from '../http/answerCache';
+import { callerFreeOperations } from './callerLookup';
 import type { GraphQLContext } from './context';
 
 /**
@@ -12,53 +13,68 @@ import type { GraphQLContext } from './context';
  * - Headers: an anonymous query whose answer is public and without errors carries
  *   `Cache-Control: public, max-age=0, s-maxage=<maxAge>` (shared caches keep it that long, browsers
  *   revalidate every time with the ETag); everything else, and anything asked with a token, `no-store`.
+ * - A query asked with a token whose operation never looks at the caller (public fields alone) gets the same
+ *   public answer, from this process's cache or kept in it; other caches are still told `no-store`.
  * - A mutation is a write: it drops the answers this process keeps (`http/answerCache.ts`, which also keeps
  *   them and tells the other replicas) from when its operation is resolved until its answer is sent.
  */
 
-/** A caller without a token. A caller with any token, even one refused, is never answered from a cache. */
+/** A request without credentials (no Authorization header). */
 const isAnonymous = (context: GraphQLContext) => !context.credentials;
 
 /** The Apollo plugins of caching: the cache hints, and the Cache-Control header they lead to. */
-export function cachingPlugins(writes: WriteTracker): ApolloServerPlugin<GraphQLContext>[] {
-  // The hints of schema.graphql add up to each answer's policy; the header is written below. Only an anonymous
-  // request's answer may be cached, so only it pays for the hints: Apollo's plugin hooks into every field it
-  // resolves (a page of 20 orders: 300 fields), which a signed-in request, never cached, does not need.
+export function cachingPlugins(writes: WriteTracker, schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext>[] {
+  const callerFree = callerFreeOperations(schema);
+  /**
+   * Whether the answer may be kept and shared: a query from a request without credentials, or one whose
+   * operation never looks at its caller (graphql/callerLookup.ts: its resolvers run without one), so that a
+   * signed-in customer's home page or catalog search is the visitor's answer.
+   */
+  const shareable = (context: GraphQLContext, operation: OperationDefinitionNode | null | undefined) =>
+    operation?.operation === OperationTypeNode.QUERY && (isAnonymous(context) || callerFree(operation));
+  // The hints of schema.graphql add up to each answer's policy; the header is written below. Only a shareable
+  // answer pays for them: Apollo's plugin hooks into every field resolved (a page of 20 orders: 300 fields),
+  // which an answer that is never kept does not need.
   const hints = ApolloServerPluginCacheControl({ calculateHttpHeaders: false });
-  const hintsForAnonymousRequests: ApolloServerPlugin<GraphQLContext> = {
+  const hintsForShareableAnswers: ApolloServerPlugin<GraphQLContext> = {
     // Apollo installs its own (for every request) unless a plugin carries this id.
     ...({ __internal_plugin_id__: 'CacheControl', __is_disabled_plugin__: false } as object),
     serverWillStart: async (service) => hints.serverWillStart?.(service),
-    requestDidStart: async (request) =>
-      isAnonymous(request.contextValue) ? hints.requestDidStart?.(request) : undefined,
+    requestDidStart: async (request) => {
+      const listener = await hints.requestDidStart?.(request);
+      return {
+        ...listener,
+        executionDidStart: async (execution) =>
+          shareable(execution.contextValue, execution.operation) ? listener?.executionDidStart?.(execution) : undefined,
+      };
+    },
   };
   return [
-    hintsForAnonymousRequests,
+    hintsForShareableAnswers,
     {
       async requestDidStart({ contextValue }) {
         let endWrite: (() => void) | undefined;
         return {
           async didResolveOperation({ operation, overallCachePolicy }) {
             if (operation?.operation === OperationTypeNode.MUTATION) endWrite = writes.begin();
-            // Only an anonymous query may be cached; deciding it now also spares the per-field hints.
-            if (operation?.operation !== OperationTypeNode.QUERY || !isAnonymous(contextValue))
-              overallCachePolicy.restrict({ maxAge: 0 });
+            if (!shareable(contextValue, operation)) overallCachePolicy.restrict({ maxAge: 0 });
           },
           async willSendResponse({ response, overallCachePolicy, requestIsBatched, operation }) {
             endWrite?.();
             const policy = overallCachePolicy.policyIfCacheable();
             const cacheable =
               policy?.scope === 'PUBLIC' &&
-              operation?.operation === OperationTypeNode.QUERY &&
-              isAnonymous(contextValue) &&
+              shareable(contextValue, operation) &&
               !requestIsBatched &&
               response.body.kind === 'single' &&
               !response.body.singleResult.errors;
+            // Shared caches may keep an anonymous public answer; an answer to a request with credentials is
+            // kept by this process alone (it knows the operation never looked at the caller), never by others.
             response.http.headers.set(
               'cache-control',
-              cacheable ? `public, max-age=0, s-maxage=${policy.maxAge}` : 'no-store',
+              cacheable && isAnonymous(contextValue) ? publicCacheControl(policy.maxAge) : 'no-store',
             );
-            // A cached anonymous answer must not be reused for a request that carries a token.
+            if (cacheable && !isAnonymous(contextValue)) contextValue.shareAnswer(policy.maxAge);
             response.http.headers.set('vary', 'Authorization');
           },
         };

@@ -22,17 +22,26 @@ export const needsCaller = (operation: OperationDefinitionNode | undefined, free
   operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || !free.has(s.name.value));
 
 /**
+ * Whether an operation never looks at its caller: its answer is the one anyone asking it gets (so a public one
+ * may be shared: graphql/caching.ts).
+ */
+export function callerFreeOperations(schema: GraphQLSchema) {
+  const free = callerFreeFields(schema);
+  return (operation: OperationDefinitionNode | undefined | null) => !needsCaller(operation ?? undefined, free);
+}
+
+/**
  * Looks the caller's account up (one SQL round trip: does it exist, which role does it hold now) once the
  * operation is known, and only if it needs a caller: a signed-in customer's home page or catalog search runs
  * as a visitor's does. Every right is still decided by the services, with the account as it is now.
  */
 export function callerLookupPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext> {
-  const free = callerFreeFields(schema);
+  const callerFree = callerFreeOperations(schema);
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, contextValue }) {
-          if (needsCaller(operation, free)) Object.assign(contextValue, await contextValue.lookUpCaller());
+          if (!callerFree(operation)) Object.assign(contextValue, await contextValue.lookUpCaller());
         },
       };
     },

@@ -14,6 +14,11 @@ export interface GraphQLContext {
   authError: AppError | null;
   /** Whether the request carried credentials (an Authorization header): its answer is never shared. */
   credentials: boolean;
+  /**
+   * Lets this process's answer cache keep the answer for `seconds` (http/answerCache.ts): a public answer to a
+   * request with credentials, whose operation never looked at the caller, so it is the answer anyone gets.
+   */
+  shareAnswer: (seconds: number) => void;
   /** Looks the caller up (at most once per request): `actor` and `authError` as they are now. */
   lookUpCaller: () => Promise<Pick<GraphQLContext, 'actor' | 'authError'>>;
   services: Services;

@@ -55,6 +55,8 @@ export function createWriteTracker(onWriteEnd: () => void = () => {}): WriteTrac
 
 interface CachedAnswer {
   stored: number;
+  /** How long it is fresh (its s-maxage). */
+  seconds: number;
   /** From then on, the answer is given only while one request fetches its successor. */
   expires: number;
   body: string;
@@ -63,18 +65,36 @@ interface CachedAnswer {
   headers: [string, string][];
 }
 
+/** What shared caches are told about a public answer: keep it `seconds`, browsers revalidate each time. */
+export const publicCacheControl = (seconds: number) => `public, max-age=0, s-maxage=${seconds}`;
+
+/**
+ * Lets this process keep the answer being sent to a request with credentials for `seconds`: GraphQL says so for
+ * a public answer whose operation never looked at the caller (graphql/caching.ts).
+ */
+export function shareAnswer(res: Response, seconds: number): void {
+  (res.locals as { shareableSeconds?: number }).shareableSeconds = seconds;
+}
+
 /** Bodies below this are sent as they are (the compression middleware's threshold). */
 const compressFrom = 1024;
 
-/** The response headers a cached answer keeps (the others are set per request by the middleware before). */
-const keptHeaders = ['content-type', 'cache-control', 'vary', 'etag'];
+/**
+ * The response headers a cached answer keeps (the others are set per request by the middleware before;
+ * Cache-Control is written for each request: public for one without credentials, no-store for one with).
+ */
+const keptHeaders = ['content-type', 'vary', 'etag'];
 const sharedMaxAge = /(?:^|,)\s*s-maxage=(\d+)/;
 
 /**
- * Express middleware for /graphql, after the body parser: answers an anonymous request from memory when the
- * same request (method, URL, body and the headers Apollo's answer depends on) got a public answer within its
- * s-maxage and no write of this process has started since; otherwise lets Apollo answer, and keeps that
- * answer if it is public. Bounded by `maxBytes`: the least recently used answers go first.
+ * Express middleware for /graphql, after the body parser: answers a request from memory when the same request
+ * (method, URL, body and the headers Apollo's answer depends on, but not its credentials) got a public answer
+ * within its s-maxage and no write of this process has started since; otherwise lets Apollo answer, and keeps
+ * that answer if it is public. Only answers anyone gets are kept: an anonymous public one, or one to a request
+ * with credentials that GraphQL marks shareable (`shareAnswer`: its operation never looked at the caller); an
+ * answer that needs the caller has no public hints and is never kept, so it is never found here. A request
+ * asking `Cache-Control: no-cache` is answered afresh (and its answer kept). Bounded by `maxBytes`: the least
+ * recently used answers go first.
  *
  * Once an answer has expired, the next request for it goes to Apollo and keeps the new answer; the requests
  * that come meanwhile, up to one more s-maxage after expiry, get the expired one (its Age tells), instead of
@@ -98,14 +118,10 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
   return (req: Request, res: Response, next: NextFunction) => {
     const generation = writes.readableGeneration();
     const body: unknown = req.body;
-    if (
-      generation === null ||
-      req.headers.authorization !== undefined ||
-      (req.method !== 'GET' && req.method !== 'POST') ||
-      Array.isArray(body)
-    ) {
+    if (generation === null || (req.method !== 'GET' && req.method !== 'POST') || Array.isArray(body)) {
       return next();
     }
+    const credentials = req.headers.authorization !== undefined;
     if (generation !== answersGeneration) {
       // A write happened: nothing kept before it may be answered again.
       answers.clear();
@@ -123,7 +139,7 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
     ].join('\n');
 
     // Gone after its stale time; `get` also makes it the most recently used.
-    const cached = answers.get(key);
+    const cached = /\bno-cache\b/i.test(req.headers['cache-control'] ?? '') ? undefined : answers.get(key);
     const time = now();
     if (cached && cached.expires <= time && !refreshing.has(key)) {
       // Expired: this request fetches the answer again; until that one is kept, the others get this one.
@@ -139,6 +155,7 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
         answers.set(key, answer, { noUpdateTTL: true });
       }
       for (const [name, value] of answer.headers) res.setHeader(name, value);
+      res.setHeader('Cache-Control', credentials ? 'no-store' : publicCacheControl(answer.seconds));
       res.setHeader('Age', String(Math.floor((time - answer.stored) / 1000)));
       if (!gzip || !answer.gzipped) {
         res.send(answer.body);
@@ -154,7 +171,9 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
     const send = res.send.bind(res);
     res.send = (answer?: unknown) => {
       res.send = send;
-      const seconds = Number(sharedMaxAge.exec(String(res.getHeader('cache-control') ?? ''))?.[1] ?? 0);
+      const seconds = credentials
+        ? ((res.locals as { shareableSeconds?: number }).shareableSeconds ?? 0)
+        : Number(sharedMaxAge.exec(String(res.getHeader('cache-control') ?? ''))?.[1] ?? 0);
       if (!(seconds > 0 && res.statusCode === 200 && typeof answer === 'string' && writes.isCurrent(generation))) {
         return send(answer);
       }
@@ -168,7 +187,7 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
       }
       // lru-cache keeps an entry while its age is at most its ttl: gone from two s-maxages on.
       const ttl = 2 * seconds * 1000 - 1;
-      answers.set(key, { stored, expires: stored + seconds * 1000, body: answer, headers }, { ttl });
+      answers.set(key, { stored, seconds, expires: stored + seconds * 1000, body: answer, headers }, { ttl });
       refreshing.delete(key);
       return result;
     };

@@ -115,16 +115,58 @@ describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
     expect(mutation.status).toBe(405);
   });
 
-  it('an answer to a caller with a token, even a refused one, is no-store and never from the cache', async () => {
-    for (const token of [customer.token, admin.token, 'not-a-token']) {
-      for (let i = 0; i < 2; i++) {
-        app.statements();
-        const answer = await app.gql(home, homeVariables, { token });
-        expect(answer.errors).toBeUndefined();
-        expect(answer.headers.get('cache-control')).toBe('no-store');
-        expect(answer.headers.get('age')).toBeNull();
-        expect(app.statements().length).toBeGreaterThan(0);
-      }
+  it('public fields asked with a token, even a refused one, get the visitors’ answer from this process, no-store for others', async () => {
+    const query = `query SignedInHome($partsLimit: Int, $reviewsLimit: Int) {
+      popularParts(limit: $partsLimit) { id name price available }
+      reviews(limit: $reviewsLimit) { id name text partName }
+    }`;
+    const kept = await app.gql(query, homeVariables, { token: customer.token });
+    expect(kept.errors).toBeUndefined();
+    expect(kept.headers.get('cache-control')).toBe('no-store');
+    for (const token of [customer.token, admin.token, 'not-a-token', undefined]) {
+      app.statements();
+      const answer = await app.gql(query, homeVariables, { token });
+      expect(answer.data).toEqual(kept.data);
+      // Shared caches are told to keep nothing asked with credentials; a visitor gets the public header.
+      expect({ token, cacheControl: answer.headers.get('cache-control') }).toEqual({
+        token,
+        cacheControl: token ? 'no-store' : publicHeader,
+      });
+      expect({ token, age: answer.headers.get('age') }).toEqual({ token, age: expect.stringMatching(/^\d+$/) });
+      expect({ token, statements: app.statements() }).toEqual({ token, statements: [] });
+    }
+    // `Cache-Control: no-cache` asks afresh: the resolvers run.
+    app.statements();
+    const fresh = await app.gql(query, homeVariables, {
+      token: customer.token,
+      headers: { 'cache-control': 'no-cache' },
+    });
+    expect(fresh.data).toEqual(kept.data);
+    expect(fresh.headers.get('age')).toBeNull();
+    expect(app.statements().length).toBeGreaterThan(0);
+  });
+
+  it('an answer that needs the caller is never kept nor answered from the cache, whoever asks the same request', async () => {
+    const query = '{ popularParts(limit: 2) { id } me { id email } myOrders(limit: 5) { total } }';
+    for (const [who, other] of [
+      [customer, admin],
+      [admin, customer],
+      [customer, admin],
+    ]) {
+      app.statements();
+      const answer = await app.gql<{ me: { id: string; email: string } }>(query, {}, { token: who.token });
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data?.me).toEqual({ id: who.id, email: who.email });
+      expect(answer.data?.me.id).not.toBe(other.id);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('age')).toBeNull();
+      expect(app.statements().length).toBeGreaterThan(0);
+    }
+    // Refused for a refused token, every time (the failure is never kept either).
+    for (let i = 0; i < 2; i++) {
+      const refused = await app.gql(query, {}, { token: 'not-a-token' });
+      expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+      expect(refused.headers.get('age')).toBeNull();
     }
   });
 
@@ -329,7 +371,7 @@ describe('publicAnswerCache', () => {
     expect((await post({ query: 'a' })).n).toBe(1);
   });
 
-  it('keeps nothing that is not public, not a 200, asked with a token or batched', async () => {
+  it('keeps nothing that is not public, not a 200, asked with a token (unless GraphQL shares it) or batched', async () => {
     cacheControl = 'no-store';
     await ask();
     expect((await ask()).n).toBe(2);
