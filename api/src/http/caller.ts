@@ -16,28 +16,19 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /**
- * Who is calling: the access token's user with the role the database holds now. One path for GraphQL and
- * the REST shim. A deleted user's token no longer works.
+ * Who is calling: the access token's user with the role the database holds now, one path for GraphQL and the
+ * REST shim (a deleted user's token no longer works). In two steps: the token is checked at once (its signature
+ * and expiry, no I/O), the account (does it still exist, which role does it hold now) only when `lookUp` is
+ * called, at most once. GraphQL looks it up only for an operation that needs a caller (graphql/callerLookup.ts),
+ * REST when a route asks (`actorOf`): public reads never use it, so they spare the round trip.
  */
-export async function resolveCaller(
-  header: string | undefined,
-  tokens: AccessTokens,
-  users: UsersService,
-): Promise<Caller> {
-  return callerOf(header, tokens, users).lookUp();
+export interface PendingCaller {
+  /** Why the token sent was refused at once (its signature, its expiry), before any lookup. */
+  authError: AppError | null;
+  lookUp: () => Promise<Caller>;
 }
 
-/**
- * The caller in two steps: the token is checked at once (its signature and expiry, no I/O), the account (does
- * it still exist, which role does it hold now) only when `lookUp` is called, at most once. GraphQL looks it up
- * only for an operation that needs a caller (graphql/callerLookup.ts): an operation of public fields alone
- * never uses it, so it spares the round trip.
- */
-export function callerOf(
-  header: string | undefined,
-  tokens: AccessTokens,
-  users: UsersService,
-): { authError: AppError | null; lookUp: () => Promise<Caller> } {
+export function callerOf(header: string | undefined, tokens: AccessTokens, users: UsersService): PendingCaller {
   const token = bearerToken(header);
   if (!token) return { authError: null, lookUp: () => Promise.resolve({ actor: null, authError: null }) };
   let claims: ReturnType<AccessTokens['verify']>;

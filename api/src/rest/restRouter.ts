@@ -1,7 +1,7 @@
 import { messages } from '@partsyard/common';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { AppError, badInput, errorAnswer } from '../errors';
-import { bearerToken, resolveCaller, type Caller } from '../http/caller';
+import { bearerToken, callerOf, type PendingCaller } from '../http/caller';
 import { clientOf } from '../http/rateLimit';
 import { bodyRefusal, jsonBody } from '../http/requestBody';
 import { describeError, logger } from '../logger';
@@ -17,7 +17,7 @@ import {
   userDocument,
 } from './documents';
 
-type Handler = (req: Request, caller: Caller) => Promise<unknown>;
+type Handler = (req: Request, caller: PendingCaller) => Promise<unknown>;
 
 const inserted = (id: string) => ({ acknowledged: true, insertedId: id });
 const deleted = (count: number) => ({ acknowledged: true, deletedCount: count });
@@ -48,10 +48,12 @@ const optionalInt = (value: string | undefined, field: string): number | undefin
 };
 
 /**
- * The caller for a service: a token that was sent but refused answers its own 401 (expired, revoked...); no
- * token is a visitor (null). Whether the operation needs a caller, or an admin, is the services' to say.
+ * The caller for a service, looked up now (a route of public reads never asks, so it spares the round trip):
+ * a token that was sent but refused answers its own 401 (expired, revoked, deleted account...); no token is a
+ * visitor (null). Whether the operation needs a caller, or an admin, is the services' to say.
  */
-const actorOf = (caller: Caller) => {
+const actorOf = async (pending: PendingCaller) => {
+  const caller = await pending.lookUp();
   if (!caller.actor && caller.authError) throw caller.authError;
   return caller.actor;
 };
@@ -75,8 +77,7 @@ export function createRestRouter(
   const mayWrite = (req: Request) => req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
   const route = (handler: Handler) => async (req: Request, res: Response) => {
     if (mayWrite(req)) res.once('close', beginWrite());
-    const caller = await resolveCaller(req.headers.authorization, tokens, services.users);
-    res.json(await handler(req, caller));
+    res.json(await handler(req, callerOf(req.headers.authorization, tokens, services.users)));
   };
 
   // Stripe signs the raw bytes: this route reads its own body, before the JSON parser.
@@ -107,11 +108,13 @@ export function createRestRouter(
   );
   router.post(
     '/parts',
-    route(async (req, caller) => inserted((await services.parts.addPart(actorOf(caller), body(req))).id)),
+    route(async (req, caller) => inserted((await services.parts.addPart(await actorOf(caller), body(req))).id)),
   );
   router.delete(
     '/part/:id',
-    route(async (req, caller) => deleted((await services.parts.deletePart(actorOf(caller), param(req, 'id'))) ? 1 : 0)),
+    route(async (req, caller) =>
+      deleted((await services.parts.deletePart(await actorOf(caller), param(req, 'id'))) ? 1 : 0),
+    ),
   );
 
   // Reviews
@@ -127,7 +130,7 @@ export function createRestRouter(
     '/reviews',
     route(async (req, caller) => {
       const { partId, text } = body(req);
-      return inserted((await services.reviews.addReview(actorOf(caller), { partId: textOf(partId), text })).id);
+      return inserted((await services.reviews.addReview(await actorOf(caller), { partId: textOf(partId), text })).id);
     }),
   );
 
@@ -138,7 +141,7 @@ export function createRestRouter(
       const input = body(req);
       // price, partName and partImage are the server's: whatever the client sends for them is ignored.
       const order = await services.orders.placeOrder(
-        actorOf(caller),
+        await actorOf(caller),
         {
           email: input.email,
           partId: textOf(input.partId),
@@ -155,7 +158,7 @@ export function createRestRouter(
   router.get(
     '/orders',
     route(async (req, caller) => {
-      const { items } = await services.orders.allOrders(actorOf(caller), {
+      const { items } = await services.orders.allOrders(await actorOf(caller), {
         status: query(req, 'status'),
         offset: optionalInt(query(req, 'offset'), 'offset'),
         limit: optionalInt(query(req, 'limit'), 'limit') ?? pageSizes.orders.max,
@@ -166,23 +169,25 @@ export function createRestRouter(
   router.get(
     '/orders/filter',
     route(async (req, caller) =>
-      (await services.orders.ordersByEmail(actorOf(caller), query(req, 'email') ?? '')).map(orderDocument),
+      (await services.orders.ordersByEmail(await actorOf(caller), query(req, 'email') ?? '')).map(orderDocument),
     ),
   );
   router.get(
     '/order/:orderId',
-    route(async (req, caller) => orderDocument(await services.orders.getOrder(actorOf(caller), param(req, 'orderId')))),
+    route(async (req, caller) =>
+      orderDocument(await services.orders.getOrder(await actorOf(caller), param(req, 'orderId'))),
+    ),
   );
   router.delete(
     '/order/:id',
     route(async (req, caller) =>
-      deleted((await services.orders.cancelOrder(actorOf(caller), param(req, 'id'))) ? 1 : 0),
+      deleted((await services.orders.cancelOrder(await actorOf(caller), param(req, 'id'))) ? 1 : 0),
     ),
   );
   router.patch(
     '/order/:id',
     route(async (req, caller) => {
-      const actor = actorOf(caller);
+      const actor = await actorOf(caller);
       const { transactionId } = body(req);
       if (typeof transactionId !== 'string' || !transactionId.trim()) {
         throw badInput({ transactionId: 'transactionId is required' });
@@ -195,7 +200,7 @@ export function createRestRouter(
   router.patch(
     '/order/:id/shipped',
     route(async (req, caller) => {
-      const { changed } = await services.orders.markShipped(actorOf(caller), param(req, 'id'));
+      const { changed } = await services.orders.markShipped(await actorOf(caller), param(req, 'id'));
       return updated(1, changed ? 1 : 0);
     }),
   );
@@ -206,7 +211,7 @@ export function createRestRouter(
     route(async (req, caller) => {
       const { orderId, price } = body(req);
       if (typeof orderId !== 'string' || !orderId) throw badInput({ orderId: 'orderId is required' });
-      const intent = await services.payments.createPaymentIntent(actorOf(caller), orderId, {
+      const intent = await services.payments.createPaymentIntent(await actorOf(caller), orderId, {
         expectedPrice: price === undefined ? undefined : numberOf(price),
       });
       return {
@@ -222,7 +227,7 @@ export function createRestRouter(
     route(async (req, caller) => {
       const { paymentIntentId, card } = body(req);
       const c = (card && typeof card === 'object' ? card : {}) as Record<string, unknown>;
-      return services.payments.payWithTestCard(actorOf(caller), textOf(paymentIntentId), {
+      return services.payments.payWithTestCard(await actorOf(caller), textOf(paymentIntentId), {
         number: textOf(c.number),
         expMonth: numberOf(c.expMonth),
         expYear: numberOf(c.expYear),
@@ -233,7 +238,7 @@ export function createRestRouter(
   router.get(
     '/payments/filter',
     route(async (req, caller) =>
-      (await services.payments.paymentsByEmail(actorOf(caller), query(req, 'email') ?? '')).map(paymentDocument),
+      (await services.payments.paymentsByEmail(await actorOf(caller), query(req, 'email') ?? '')).map(paymentDocument),
     ),
   );
 
@@ -242,7 +247,7 @@ export function createRestRouter(
     '/users',
     route(async (req, caller) =>
       (
-        await services.users.listUsers(actorOf(caller), {
+        await services.users.listUsers(await actorOf(caller), {
           limit: optionalInt(query(req, 'limit'), 'limit') ?? pageSizes.users.max,
           offset: optionalInt(query(req, 'offset'), 'offset'),
         })
@@ -252,34 +257,35 @@ export function createRestRouter(
   router.put(
     '/user/admin/:email',
     route(async (req, caller) => {
-      const { modified } = await services.users.grantAdmin(actorOf(caller), param(req, 'email'));
+      const { modified } = await services.users.grantAdmin(await actorOf(caller), param(req, 'email'));
       return updated(1, modified ? 1 : 0);
     }),
   );
   router.delete(
     '/user/admin/:email',
     route(async (req, caller) => {
-      const { modified } = await services.users.revokeAdmin(actorOf(caller), param(req, 'email'));
+      const { modified } = await services.users.revokeAdmin(await actorOf(caller), param(req, 'email'));
       return updated(1, modified ? 1 : 0);
     }),
   );
   router.get(
     '/admin/:email',
-    route(async (req, caller) => ({ admin: await services.users.isAdmin(actorOf(caller), param(req, 'email')) })),
+    route(async (req, caller) => ({ admin: await services.users.isAdmin(await actorOf(caller), param(req, 'email')) })),
   );
   router.get(
     '/user/:email',
     route(async (req, caller) =>
-      userDocument(await services.users.profileByEmail(actorOf(caller), param(req, 'email'))),
+      userDocument(await services.users.profileByEmail(await actorOf(caller), param(req, 'email'))),
     ),
   );
   router.put(
     '/user/:email',
     route(async (req, caller) => {
       const email = param(req, 'email');
-      if (caller.actor) {
+      const { actor } = await caller.lookUp();
+      if (actor) {
         // Our own access token: a profile update by the user themselves.
-        await services.users.updateProfileByEmail(caller.actor, email, body(req));
+        await services.users.updateProfileByEmail(actor, email, body(req));
         return { result: updated(1, 1) };
       }
       // Otherwise the bearer must be a Firebase ID token for this email: sign-in.
@@ -309,7 +315,9 @@ export function createRestRouter(
   );
   router.delete(
     '/user/:id',
-    route(async (req, caller) => deleted((await services.users.deleteUser(actorOf(caller), param(req, 'id'))) ? 1 : 0)),
+    route(async (req, caller) =>
+      deleted((await services.users.deleteUser(await actorOf(caller), param(req, 'id'))) ? 1 : 0),
+    ),
   );
 
   // Contact messages
@@ -321,7 +329,7 @@ export function createRestRouter(
     '/contact',
     route(async (req, caller) =>
       (
-        await services.contact.listMessages(actorOf(caller), {
+        await services.contact.listMessages(await actorOf(caller), {
           limit: optionalInt(query(req, 'limit'), 'limit'),
           offset: optionalInt(query(req, 'offset'), 'offset'),
         })
