@@ -153,4 +153,19 @@ describe.each(databaseKinds)('the admin overview (%s)', (kind) => {
     expect(data?.adminOverview.topParts[0]).toEqual({ name: 'Part B', revenue: 50, units: 5 });
     expect(data?.adminOverview.ordersByStatus[0]).toEqual({ status: 'UNPAID', count: 2 });
   });
+
+  it('a deleted part’s paid orders stay in the top parts, on one line named after the orders', async () => {
+    const logs = captureLogs();
+    try {
+      const gone = await addPartAs(app, admin, { name: 'Part Gone', price: 100, minOrder: 1, available: 10 });
+      const order = await placeOrderAs(app, one, gone.id, { orderAmount: 2 }); // $200: the most sold now
+      await pay(one, order.id);
+      await services().parts.deletePart(admin, gone.id);
+    } finally {
+      logs.restore();
+    }
+    const overview = await services().overview.overview(admin);
+    expect(overview.topParts[0]).toEqual({ partId: null, name: 'Part Gone', revenueCents: 20000, units: 2 });
+    expect(overview.topParts.map((p) => p.name)).toEqual(['Part Gone', 'Part B', 'Part A']);
+  });
 });
