@@ -97,14 +97,14 @@ export function createOverviewService(db: Db) {
                 order by top.revenue desc, top.part_id`,
           )
           .then((result) =>
-            (
-              result as { rows: { part_id: string | null; revenue: string; units: string; name: string }[] }
-            ).rows.map((row) => ({
-              partId: row.part_id,
-              name: row.name,
-              revenueCents: Number(row.revenue),
-              units: Number(row.units),
-            })),
+            (result as { rows: { part_id: string | null; revenue: string; units: string; name: string }[] }).rows.map(
+              (row) => ({
+                partId: row.part_id,
+                name: row.name,
+                revenueCents: Number(row.revenue),
+                units: Number(row.units),
+              }),
+            ),
           ),
         db
           .select({ id: parts.id, name: parts.name, available: parts.available, minOrder: parts.minOrder })
