@@ -21,6 +21,7 @@ describe('the scan of a test run’s logs', () => {
     ['an email address', { email: 'rider@example.test' }],
     ['an email address, URL-encoded', { path: '/api/user/rider%40example.test' }],
     ['a phone number', { error: 'duplicate key (phone)=(01712345678)' }],
+    ['a phone number', { phone: '+8801712345678' }],
     ['a payment client secret', { secret: 'pi_3Nabc_secret_XyZ123' }],
     ['a card number', { card: '4242 4242 4242 4242' }],
     ['a token (JWT)', { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc' }],
@@ -34,7 +35,10 @@ describe('the scan of a test run’s logs', () => {
       line({ requestId: '8b1f', method: 'GET', path: '/api/parts', status: 200, ms: 3 }),
       line({ email: '[redacted]', userId: '58bc4b38-108a-43fb-b626-1879fa1a50e1', amountCents: 2599 }),
       line({ stack: 'Error: x\n    at f (node_modules/pino@10.4.0/lib.js:1:1)' }),
+      // Gateway ids whose hex holds a run that reads like a phone number (seen in a CI run's log).
+      line({ paymentIntentId: 'pi_815fc01497554974bcf18063', refundId: 're_6295a01712345678fef7c2e0' }),
+      line({ orderId: '2f1a7c64-eb70-4341-01712345678a-7458b9277ebb' }),
     );
-    expect({ lines, hits }).toEqual({ lines: 3, hits: [] });
+    expect({ lines, hits }).toEqual({ lines: 5, hits: [] });
   });
 });

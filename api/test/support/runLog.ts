@@ -27,7 +27,8 @@ export function copyToRunLog(chunk: string | Uint8Array): void {
 const forbidden: [string, RegExp][] = [
   ['an email address', /[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b/],
   ['an email address, URL-encoded', /[\w.+-]+%40[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b/i],
-  ['a phone number', /(?<!\d)(?:\+?88)?01[3-9]\d{8}(?!\d)/],
+  // A phone number stands alone: a digit run inside an id (`pi_test_815fc0149755497...`, a UUID) is no phone.
+  ['a phone number', /(?<![\w.-])(?:\+?88)?01[3-9]\d{8}(?![\w.-])/],
   ['a payment client secret', /_secret_[A-Za-z0-9]+/],
   ['a card number', /(?<!\d)4242[ -]?4242[ -]?4242[ -]?4242(?!\d)/],
   ['a token (JWT)', /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\./],
