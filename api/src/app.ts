@@ -120,8 +120,8 @@ export async function createApp({
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       queryLimitsPlugin(),
-      callerLookupPlugin(schema),
-      ...cachingPlugins(writes, schema),
+      callerLookupPlugin(schema), // before caching: it records whether the operation is caller-free
+      ...cachingPlugins(writes),
       {
         async requestDidStart() {
           return {
@@ -205,6 +205,7 @@ export async function createApp({
         return {
           actor: null,
           authError: caller.authError,
+          callerFree: false,
           credentials: req.headers.authorization !== undefined,
           lookUpCaller: () => caller.lookUp().catch(contextError),
           shareAnswer: (seconds: number) => shareAnswer(res, seconds),

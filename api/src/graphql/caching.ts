@@ -1,8 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
-import { OperationTypeNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { OperationTypeNode, type OperationDefinitionNode } from 'graphql';
 import { publicCacheControl, type WriteTracker } from '../http/answerCache';
-import { callerFreeOperations } from './callerLookup';
 import type { GraphQLContext } from './context';
 
 /**
@@ -23,15 +22,14 @@ import type { GraphQLContext } from './context';
 const isAnonymous = (context: GraphQLContext) => !context.credentials;
 
 /** The Apollo plugins of caching: the cache hints, and the Cache-Control header they lead to. */
-export function cachingPlugins(writes: WriteTracker, schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext>[] {
-  const callerFree = callerFreeOperations(schema);
+export function cachingPlugins(writes: WriteTracker): ApolloServerPlugin<GraphQLContext>[] {
   /**
    * Whether the answer may be kept and shared: a query from a request without credentials, or one whose
-   * operation never looks at its caller (graphql/callerLookup.ts: its resolvers run without one), so that a
-   * signed-in customer's home page or catalog search is the visitor's answer.
+   * operation never looks at its caller (recorded by graphql/callerLookup.ts, whose plugin runs first: its
+   * resolvers run without one), so that a signed-in customer's home page or catalog search is the visitor's answer.
    */
   const shareable = (context: GraphQLContext, operation: OperationDefinitionNode | null | undefined) =>
-    operation?.operation === OperationTypeNode.QUERY && (isAnonymous(context) || callerFree(operation));
+    operation?.operation === OperationTypeNode.QUERY && (isAnonymous(context) || context.callerFree);
   // The hints of schema.graphql add up to each answer's policy; the header is written below. Only a shareable
   // answer pays for them: Apollo's plugin hooks into every field resolved (a page of 20 orders: 300 fields),
   // which an answer that is never kept does not need.

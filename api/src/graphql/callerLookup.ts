@@ -16,32 +16,26 @@ export function callerFreeFields(schema: GraphQLSchema): Set<string> {
 }
 
 /** Whether every field an operation asks at its root is caller-free (a fragment at the root counts as not). */
-export const needsCaller = (operation: OperationDefinitionNode | undefined, free: Set<string>) =>
+const needsCaller = (operation: OperationDefinitionNode | undefined, free: Set<string>) =>
   !operation ||
   operation.operation !== OperationTypeNode.QUERY ||
   operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || !free.has(s.name.value));
 
 /**
- * Whether an operation never looks at its caller: its answer is the one anyone asking it gets (so a public one
- * may be shared: graphql/caching.ts).
- */
-export function callerFreeOperations(schema: GraphQLSchema) {
-  const free = callerFreeFields(schema);
-  return (operation: OperationDefinitionNode | undefined | null) => !needsCaller(operation ?? undefined, free);
-}
-
-/**
- * Looks the caller's account up (one SQL round trip: does it exist, which role does it hold now) once the
- * operation is known, and only if it needs a caller: a signed-in customer's home page or catalog search runs
- * as a visitor's does. Every right is still decided by the services, with the account as it is now.
+ * Decides once the operation is known whether it never looks at its caller, and records it on the context
+ * (`callerFree`: its answer is the one anyone asking it gets, so a public one may be shared: graphql/caching.ts).
+ * If it needs a caller, looks the caller's account up (one SQL round trip: does it exist, which role does it hold
+ * now): a signed-in customer's home page or catalog search runs as a visitor's does. Every right is still
+ * decided by the services, with the account as it is now.
  */
 export function callerLookupPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext> {
-  const callerFree = callerFreeOperations(schema);
+  const free = callerFreeFields(schema);
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, contextValue }) {
-          if (!callerFree(operation)) Object.assign(contextValue, await contextValue.lookUpCaller());
+          contextValue.callerFree = !needsCaller(operation ?? undefined, free);
+          if (!contextValue.callerFree) Object.assign(contextValue, await contextValue.lookUpCaller());
         },
       };
     },

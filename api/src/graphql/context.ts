@@ -12,6 +12,11 @@ export interface GraphQLContext {
   actor: Actor | null;
   /** Why a token that was sent was not accepted (expired, forged); reported when a field needs a caller. */
   authError: AppError | null;
+  /**
+   * Whether the operation never looks at its caller (public fields alone), decided once it is resolved
+   * (graphql/callerLookup.ts); until then, false.
+   */
+  callerFree: boolean;
   /** Whether the request carried credentials (an Authorization header): its answer is never shared. */
   credentials: boolean;
   /**
