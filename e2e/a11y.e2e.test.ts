@@ -302,6 +302,58 @@ describe('accessibility and phones in a browser', () => {
     await context.close();
   });
 
+  it('a press on Place Order that leaves a wrong field lands: nothing moves under the pointer, the submit happens', async () => {
+    const { context, page } = await shop.newPage(1280);
+    await loginAs(page, demo.customer.email, demo.customer.password);
+    const { data } = await shop.app.gql<{ parts: { items: { id: string }[] } }>('{ parts(limit: 1) { items { id } } }');
+    await page.goto(`/purchase/${data?.parts.items[0]?.id ?? ''}`);
+    const place = page.getByRole('button', { name: 'Place Order' });
+    await place.waitFor();
+    await page.getByLabel('Phone').fill('0171'); // too short, and the field keeps the focus
+    const before = await place.boundingBox();
+    if (!before) throw new Error('Place Order has no box');
+    await page.mouse.move(before.x + before.width / 2, before.y + before.height / 2);
+    await page.mouse.down();
+    // The press took the focus from the field; its message waits for the release, so the button stays put.
+    expect(await page.getByLabel('Phone').evaluate((el) => el === document.activeElement)).toBe(false);
+    await page.waitForTimeout(300);
+    // (A message shown now would push it down by a line, about 24 px.)
+    expect(Math.abs(((await place.boundingBox())?.y ?? 0) - before.y)).toBeLessThan(2);
+    await page.mouse.up();
+    // The click landed: the submit's messages show (the amount, never touched, only speaks after a submit),
+    // and focus is on the first field in error.
+    await page.getByText("Order can't be empty").waitFor();
+    await page.getByText('Must be 11 characters').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-phone');
+    await context.close();
+  });
+
+  it('the title and description follow the visitor from page to page', async () => {
+    const { context, page } = await shop.newPage(1280);
+    const meta = () =>
+      page.evaluate(() => [
+        document.title,
+        document.querySelector('meta[name="description"]')?.getAttribute('content') ?? '',
+      ]);
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    const [homeTitle, homeDescription] = await meta();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const seen = new Set([homeDescription]);
+    for (const [link, title] of [
+      ['Blog', 'Blog — PartsYard'],
+      ['Portfolio', 'Portfolio — PartsYard'],
+    ]) {
+      await nav.getByRole('link', { name: link }).click();
+      await page.waitForFunction((t) => document.title === t, title);
+      const [, description] = await meta();
+      expect([link, description.length > 20, seen.has(description)]).toEqual([link, true, false]);
+      seen.add(description);
+    }
+    expect(homeTitle).toBe('PartsYard — reliable motorcycle parts since 1967');
+    await context.close();
+  });
+
   it('a deep link scrolls to its anchor once the page has rendered it', async () => {
     const { context, page } = await shop.newPage(1280);
     await page.goto('/blog#what-is-a-unit-test');

@@ -8,6 +8,12 @@ const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** WCAG 2.1 level A and AA: what the shop promises (issue 16). */
 export const wcag21aa = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
+/**
+ * Rules run besides WCAG's tags: headings that skip a level (an `h6` in the footer, `h3` card titles under an
+ * `h1`) are axe's "best-practice" rule `heading-order`, which Lighthouse's accessibility category counts.
+ */
+export const alsoChecked = ['heading-order'];
+
 interface Violation {
   id: string;
   impact: string | null | undefined;
@@ -16,8 +22,8 @@ interface Violation {
 }
 
 /**
- * Runs axe-core (WCAG 2.1 AA) on the page as it is now and fails with every violation it finds, named by
- * rule, element and what is wrong. `state` says which page and state this is (signed out, a dialog open...).
+ * Runs axe-core (WCAG 2.1 AA, and heading order) on the page as it is now and fails with every violation it
+ * finds, named by rule, element and what is wrong. `state` says which page and state this is (signed out, a dialog open...).
  * Elements still moving (a toast sliding in, the hero fading) are left to settle first.
  */
 export async function expectAccessible(page: Page, state: string): Promise<void> {
@@ -25,16 +31,24 @@ export async function expectAccessible(page: Page, state: string): Promise<void>
   if (!loaded) await page.evaluate(axeSource);
   // CSS transitions and the hero's fade end within a second.
   await page.waitForTimeout(300);
-  const violations: Violation[] = await page.evaluate(async (tags) => {
-    const { axe } = window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } };
-    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return results.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary ?? '' })),
-    }));
-  }, wcag21aa);
+  const violations: Violation[] = await page.evaluate(
+    async ({ tags, rules }) => {
+      const { axe } = window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } };
+      const results = await axe.run(document, {
+        runOnly: { type: 'tag', values: tags },
+        // Enabled on top of the tags' rules.
+        rules: Object.fromEntries(rules.map((id) => [id, { enabled: true }])),
+        resultTypes: ['violations'],
+      });
+      return results.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary ?? '' })),
+      }));
+    },
+    { tags: wcag21aa, rules: alsoChecked },
+  );
   if (violations.length === 0) return;
   const report = violations
     .map(
@@ -45,5 +59,5 @@ export async function expectAccessible(page: Page, state: string): Promise<void>
           .join('\n')}`,
     )
     .join('\n');
-  throw new Error(`axe (WCAG 2.1 AA) found ${violations.length} violation(s) on ${state}:\n${report}`);
+  throw new Error(`axe (WCAG 2.1 AA, heading order) found ${violations.length} violation(s) on ${state}:\n${report}`);
 }

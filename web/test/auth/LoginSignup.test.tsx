@@ -8,9 +8,10 @@ import SignupPage from '../../src/features/auth/SignupPage';
 const login = jest.fn();
 const signup = jest.fn();
 let demoMode = false;
+let status: 'signedOut' | 'signedIn' = 'signedOut';
 
 jest.mock('../../src/lib/auth', () => ({
-  useAuth: () => ({ login, signup, loginWithGoogle: jest.fn(), status: 'signedOut', user: null }),
+  useAuth: () => ({ login, signup, loginWithGoogle: jest.fn(), status, user: null }),
 }));
 jest.mock('../../src/lib/clientSettings', () => ({
   useClientSettings: () => ({ demoMode, firebase: {}, payments: { mode: 'test' } }),
@@ -23,6 +24,7 @@ function renderAt(path: string, from?: string) {
         <Routes>
           <Route path="/login" element={<LoginPage />} />
           <Route path="/signup" element={<SignupPage />} />
+          <Route path="/dashboard/my-orders" element={<p>Now at My Orders</p>} />
           <Route path="*" element={<p>Now at another page</p>} />
         </Routes>
       </MemoryRouter>
@@ -34,6 +36,7 @@ beforeEach(() => {
   login.mockReset();
   signup.mockReset();
   demoMode = false;
+  status = 'signedOut';
 });
 
 describe('the login form', () => {
@@ -73,7 +76,7 @@ describe('the login form', () => {
     await userEvent.type(screen.getByLabelText('Email'), 'rider@example.test');
     await userEvent.type(screen.getByLabelText('Password'), 'secret1');
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
-    expect(await screen.findByText('Now at another page')).toBeInTheDocument();
+    expect(await screen.findByText('Now at My Orders')).toBeInTheDocument();
     expect(login).toHaveBeenCalledWith('rider@example.test', 'secret1');
   });
 
@@ -82,6 +85,22 @@ describe('the login form', () => {
     renderAt('/login');
     await waitFor(() => expect(screen.getByLabelText('Email')).toHaveValue(demoCustomer.email));
     expect(screen.getByLabelText('Password')).toHaveValue(demoCustomer.password);
+  });
+});
+
+describe('a visitor who is signed in already (issue 16)', () => {
+  it.each(['/login', '/signup'])('%s sends them on to where they were going, without a form', (path) => {
+    status = 'signedIn';
+    renderAt(path, '/dashboard/my-orders');
+    expect(screen.getByText('Now at My Orders')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+  });
+
+  it.each(['/login', '/signup'])('%s sends them to / when they came straight to it', (path) => {
+    status = 'signedIn';
+    renderAt(path);
+    expect(screen.getByText('Now at another page')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
   });
 });
 
