@@ -88,6 +88,8 @@ describe('identity in a browser', () => {
     for (const [path, text] of [
       ['/', 'Popular Moto Parts'],
       ['/parts', 'All Parts'],
+      [`/parts/${partId}`, 'About this part'],
+      ['/cart', 'Your cart'],
       ['/portfolio', 'Portfolio'],
       ['/blog', 'Blog'],
       ['/login', 'Continue With Google'],
@@ -119,6 +121,7 @@ describe('identity in a browser', () => {
     const admin = await shop.newPage();
     await loginAs(admin.page, demo.admin.email, demo.admin.password);
     for (const [path, text] of [
+      ['/dashboard/overview', 'Revenue per day'],
       ['/dashboard/users', 'All Users'],
       ['/dashboard/all-orders', 'Manage All Orders'],
       ['/dashboard/manage-parts', 'Manage Parts'],
@@ -133,7 +136,7 @@ describe('identity in a browser', () => {
     await admin.page.waitForTimeout(500);
     await admin.context.close();
 
-    expect(visited.length).toBe(18);
+    expect(visited.length).toBe(21);
     expect(shop.cspViolations()).toEqual([]);
   });
 });

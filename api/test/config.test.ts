@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -140,6 +141,26 @@ describe('configuration for production (DATABASE_URL set)', () => {
     // The embedded default uses its emulator without being told.
     expect(loadConfig({ DATA_DIR: dataDir }).firebase.emulatorHost).toBe('127.0.0.1:9099');
   });
+
+  it('the server process itself refuses to start (exit 2) with FIREBASE_AUTH_EMULATOR_HOST in production', () => {
+    const env = Object.fromEntries(
+      Object.entries({
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...production({ FIREBASE_SERVICE_ACCOUNT: undefined, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }),
+      }).filter(([, value]) => value !== undefined),
+    );
+    const started = spawnSync('node', ['--import', 'tsx', 'api/src/main.ts'], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect({
+      status: started.status,
+      refused: /FIREBASE_AUTH_EMULATOR_HOST is set with DATABASE_URL/.test(started.stderr),
+    }).toEqual({ status: 2, refused: true });
+  }, 40_000);
 
   it('FIREBASE_PROJECT_ID missing or not a project id is named', () => {
     expect(problemsOf(production({ FIREBASE_PROJECT_ID: undefined }))).toEqual([

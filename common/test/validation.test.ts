@@ -280,6 +280,23 @@ describe('part form', () => {
     expect(check(partSchema, withoutImage).ok).toBe(true);
   });
 
+  it.each(['https://images.example.test/pad.jpg', 'http://example.com/pad.png', '/images/parts/brake-pad.svg'])(
+    'the image %p is accepted',
+    (image) => {
+      expect(errorsOf(partSchema, { ...validPart, image })).toEqual({});
+    },
+  );
+
+  it.each([
+    'javascript:alert(1)',
+    'data:image/svg+xml;base64,PHN2Zz4=',
+    '//evil.example/track.png',
+    'ftp://example.com/pad.png',
+    '/api/users',
+  ])('the image %p is refused', (image) => {
+    expect(errorsOf(partSchema, { ...validPart, image })).toEqual({ image: messages.imageUrlInvalid });
+  });
+
   it.each([
     ['name', "The part's name is required"],
     ['price', 'Price is required'],

@@ -6,6 +6,7 @@ import { orders, payments, reviews, users } from '../../src/db/schema';
 import { createAccessTokens } from '../../src/identity/accessTokens';
 import { createFirebaseIdentity, type FirebaseAuthApi, type Identity } from '../../src/identity/firebaseIdentity';
 import { createRateLimits } from '../../src/rateLimits';
+import { startServer } from '../../src/server';
 import { emailTaken, createUsersService } from '../../src/services/usersService';
 import { testEnv, databaseKinds } from '../support/env';
 import { addPart, payOrder, placeOrder } from '../support/fixtures';
@@ -273,11 +274,12 @@ describe.each(databaseKinds)('profile pictures and links (%s)', (kind) => {
 
 describe.each(databaseKinds)('who is admin (%s)', (kind) => {
   const listed = uniqueEmail('listed');
+  const listedForRest = uniqueEmail('listed-rest');
   let app: TestApp;
   let admin: TestUser;
 
   beforeAll(async () => {
-    app = await startTestApp(kind, { adminEmails: [listed] });
+    app = await startTestApp(kind, { adminEmails: [listed, listedForRest] });
     admin = await app.signUp({ admin: true });
   });
   afterAll(() => app?.close());
@@ -412,6 +414,22 @@ describe.each(databaseKinds)('who is admin (%s)', (kind) => {
     expect(refused.errors?.[0].message).toMatch(/is listed in ADMIN_EMAILS/);
   });
 
+  it('ADMIN_EMAILS through the REST sign-in (PUT /api/user/{email}): unverified no admin, verified admin', async () => {
+    const restSignIn = async (idToken: string) => {
+      const answer = await app.rest<{ token: string }>('PUT', `/user/${listedForRest}`, {}, idToken);
+      expect(answer.status).toBe(200);
+      return answer.body.token;
+    };
+    const isAdmin = async (token: string) =>
+      (await app.rest<{ admin: boolean }>('GET', `/admin/${listedForRest}`, undefined, token)).body;
+    const unverified = await restSignIn(await emulatorSignUp(listedForRest, password, 'Listed Rest'));
+    expect(await isAdmin(unverified)).toEqual({ admin: false });
+    expect((await app.rest('GET', '/users', undefined, unverified)).status).toBe(403);
+    const verified = await restSignIn(await emulatorVerifyEmail(listedForRest, password));
+    expect(await isAdmin(verified)).toEqual({ admin: true });
+    expect((await app.rest('GET', '/users', undefined, verified)).status).toBe(200);
+  });
+
   it('ADMIN_EMAILS: an address taken off the list loses the role it gave at the next start or sign-in; a granted role stays', async () => {
     const { db } = app.server.database;
     const fromList = uniqueEmail('from-list');
@@ -434,11 +452,14 @@ describe.each(databaseKinds)('who is admin (%s)', (kind) => {
     // An admin grants the second too: its role no longer depends on the list.
     await db.update(users).set({ adminSource: 'granted' }).where(eq(users.id, grantedUser.id));
 
-    // The operator takes both off the list and restarts.
-    const after = usersWith([]);
-    await after.applyAdminEmails();
+    // The operator takes both off the list and restarts: a server started on the same database applies the list.
+    const restarted = await startServer(testConfig({ adminEmails: [] }), {
+      database: { ...app.server.database, close: async () => {} }, // the suite's app goes on using it
+    });
+    await restarted.close();
     expect(await roleOf(fromListUser.id)).toBe('customer');
     expect(await roleOf(grantedUser.id)).toBe('admin');
+    const after = usersWith([]);
 
     // Listed again, then taken off between two sign-ins (no restart): the sign-in takes it away.
     await before.signIn(await emulatorSignIn(fromList, password), {});
@@ -448,43 +469,49 @@ describe.each(databaseKinds)('who is admin (%s)', (kind) => {
   });
 });
 
-describe('a sign-in whose address Firebase still gives another account of the shop (stand-in identity)', () => {
-  it('is refused with 409, and neither account changes', async () => {
-    const email = uniqueEmail('twice');
-    const accounts = new Map<string, string>([
-      ['uid-first', email],
-      ['uid-second', email], // a Firebase project that allows several accounts per email
-    ]);
-    const identity: Identity = {
-      verifyIdToken: async (token) => ({
-        uid: token,
-        email: accounts.get(token) ?? '',
-        emailVerified: true,
-        name: '',
-        picture: '',
-      }),
-      lookupAccount: async (uid) => (accounts.has(uid) ? { email: accounts.get(uid) ?? null } : null),
-      ensureAccount: async () => 'unused',
-      deleteAccount: async () => {},
-      close: async () => {},
-    };
-    const app = await startTestApp('pglite', {}, { identity });
-    try {
-      const signIn = (idToken: string) =>
-        app.gql<{ signIn: { user: { id: string } } }>('mutation($t: String!) { signIn(idToken: $t) { user { id } } }', {
-          t: idToken,
-        });
-      const first = await signIn('uid-first');
-      expect(first.errors).toBeUndefined();
-      const second = await signIn('uid-second');
-      expect(second.errors?.[0]).toMatchObject({ message: emailTaken, extensions: { code: 'CONFLICT' } });
-      const rows = await app.server.database.db.select().from(users);
-      expect(rows.map((u) => [u.firebaseUid, u.email])).toEqual([['uid-first', email]]);
-    } finally {
-      await app.close();
-    }
-  });
-});
+describe.each(databaseKinds)(
+  'a sign-in whose address Firebase still gives another account of the shop (stand-in identity, %s)',
+  (kind) => {
+    it('is refused with 409, and neither account changes', async () => {
+      const email = uniqueEmail('twice');
+      const accounts = new Map<string, string>([
+        ['uid-first', email],
+        ['uid-second', email], // a Firebase project that allows several accounts per email
+      ]);
+      const identity: Identity = {
+        verifyIdToken: async (token) => ({
+          uid: token,
+          email: accounts.get(token) ?? '',
+          emailVerified: true,
+          name: '',
+          picture: '',
+        }),
+        lookupAccount: async (uid) => (accounts.has(uid) ? { email: accounts.get(uid) ?? null } : null),
+        ensureAccount: async () => 'unused',
+        deleteAccount: async () => {},
+        close: async () => {},
+      };
+      const app = await startTestApp(kind, {}, { identity });
+      try {
+        const signIn = (idToken: string) =>
+          app.gql<{ signIn: { user: { id: string } } }>(
+            'mutation($t: String!) { signIn(idToken: $t) { user { id } } }',
+            {
+              t: idToken,
+            },
+          );
+        const first = await signIn('uid-first');
+        expect(first.errors).toBeUndefined();
+        const second = await signIn('uid-second');
+        expect(second.errors?.[0]).toMatchObject({ message: emailTaken, extensions: { code: 'CONFLICT' } });
+        const rows = await app.server.database.db.select().from(users);
+        expect(rows.map((u) => [u.firebaseUid, u.email])).toEqual([['uid-first', email]]);
+      } finally {
+        await app.close();
+      }
+    });
+  },
+);
 
 describe('verifying ID tokens against real Firebase (a stand-in for firebase-admin)', () => {
   const config = testConfig().firebase;
