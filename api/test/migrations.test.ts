@@ -7,29 +7,34 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { createPglite, migrationsFolder } from '../src/db/database';
 
 /**
- * Migration 0006 (issue 11) on a database that has lived before it: the orders unpaid at the upgrade get an hour
- * to be paid from then, and the test gateway's earlier intents are put on the books (gateway_intents) as recorded,
- * refunded, or open and due for the reconciliation sweep at once.
+ * Migrations that change data, each on a database that has lived before it. 0006 (issue 11): the orders unpaid
+ * at the upgrade get an hour to be paid from then, and the test gateway's earlier intents are put on the books
+ * (gateway_intents) as recorded, refunded, or open and due for the reconciliation sweep at once. 0012 (issue 10):
+ * a stored picture whose path leaves /images/ is cleared.
  */
 
 interface Journal {
   entries: { idx: number; tag: string }[];
 }
 
-describe('migration 0006 on a database from before it', () => {
-  let before: string;
+/**
+ * The migrations folder as it was before `tag`: the same files, the journal cut there. Called in a describe's
+ * body; the folder is removed after it.
+ */
+function migrationsBefore(tag: string): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'partsyard-migrations-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  cpSync(migrationsFolder, folder, { recursive: true });
+  const journalFile = path.join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as Journal;
+  const cut = journal.entries.findIndex((e) => e.tag === tag);
+  if (cut <= 0) throw new Error(`no migration ${tag} after the first`);
+  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut) }));
+  return folder;
+}
 
-  beforeAll(() => {
-    // The migrations as they were before 0006: the same folder, its journal cut there.
-    before = mkdtempSync(path.join(os.tmpdir(), 'partsyard-migrations-'));
-    cpSync(migrationsFolder, before, { recursive: true });
-    const journalFile = path.join(before, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as Journal;
-    const cut = journal.entries.findIndex((e) => e.tag === '0006_unpaid_order_expiry');
-    expect(cut).toBeGreaterThan(0);
-    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut) }));
-  });
-  afterAll(() => rmSync(before, { recursive: true, force: true }));
+describe('migration 0006 on a database from before it', () => {
+  const before = migrationsBefore('0006_unpaid_order_expiry');
 
   it('gives unpaid orders an hour from the upgrade and books the earlier test intents', async () => {
     const client = await createPglite();
@@ -84,6 +89,43 @@ describe('migration 0006 on a database from before it', () => {
         { id: 'pi_test_paid', status: 'recorded', succeeded: true, due: true, settled: true },
         { id: 'pi_test_refunded', status: 'refunded', succeeded: true, due: true, settled: true },
       ]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('migration 0012 on a database from before it', () => {
+  const before = migrationsBefore('0012_image_paths_stay_under_images');
+
+  it('clears stored pictures whose path leaves /images/ and keeps every other', async () => {
+    const client = await createPglite();
+    try {
+      const db = drizzle({ client });
+      await migrate(db, { migrationsFolder: before });
+      const pictures = [
+        '/images/parts/brake-pad.svg',
+        'https://images.example.test/a/../b.png',
+        '/images/../api/users',
+        '/images/parts/../../api/users',
+        '/images//x.png',
+        '',
+      ];
+      for (const [i, picture] of pictures.entries()) {
+        await db.execute(sql`
+          insert into parts (name, description, price_cents, min_order, available, image)
+          values (${`Part ${i}`}, 'Before 0012.', 500, 1, 100, ${picture})`);
+        await db.execute(sql`
+          insert into users (firebase_uid, email, avatar) values (${`uid-${i}`}, ${`u${i}@old.test`}, ${picture})`);
+      }
+
+      await migrate(db, { migrationsFolder });
+
+      const kept = ['/images/parts/brake-pad.svg', 'https://images.example.test/a/../b.png', '', '', '', ''];
+      const parts = (await db.execute<{ image: string }>(sql`select image from parts order by name`)).rows;
+      const users = (await db.execute<{ avatar: string }>(sql`select avatar from users order by firebase_uid`)).rows;
+      expect(parts.map((p) => p.image)).toEqual(kept);
+      expect(users.map((u) => u.avatar)).toEqual(kept);
     } finally {
       await client.close();
     }

@@ -35,9 +35,11 @@ export const bangladeshiPhone = /^(?:\+88|0088)?01[3-9]\d{8}$/;
 export const personName = /^[\p{L}\p{M} ',.-]+$/u;
 /**
  * Pictures (part images, avatars): an http(s) address or one of the shop's own files under /images/. Nothing
- * else reaches an <img> or the page: no javascript:, data: or relative addresses.
+ * else reaches an <img> or the page: no javascript:, data: or relative addresses, and no path segment that
+ * leaves /images/ (`/images/../api/users` is what a browser asks as `/api/users`): each segment starts with a
+ * letter, digit, `_` or `-`. Migration 0012 holds stored pictures to the same rule.
  */
-export const imageUrl = /^(?:https?:\/\/[^\s]+|\/images\/[\w./-]+)$/i;
+export const imageUrl = /^(?:https?:\/\/[^\s]+|\/images\/(?:[\w-][\w.-]*\/)*[\w-][\w.-]*)$/i;
 /** Links a profile shows (LinkedIn): http(s) only. */
 export const webUrl = /^https?:\/\/[^\s]+$/i;
 

@@ -293,6 +293,11 @@ describe('part form', () => {
     '//evil.example/track.png',
     'ftp://example.com/pad.png',
     '/api/users',
+    '/images/../api/users',
+    '/images/parts/../../api/users',
+    '/images/./x.png',
+    '/images//x.png',
+    '/images/',
   ])('the image %p is refused', (image) => {
     expect(errorsOf(partSchema, { ...validPart, image })).toEqual({ image: messages.imageUrlInvalid });
   });
@@ -416,6 +421,7 @@ describe('profile (no rules in the spec, but addresses a browser may load or ope
     'ftp://example.com/me.png',
     '/api/users',
     '../images/x.png',
+    '/images/../api/users',
     'https://exa mple.com/x.png',
   ])('the avatar %p is refused', (avatar) => {
     expect(errorsOf(profileSchema, { avatar })).toEqual({ avatar: messages.avatarUrlInvalid });
