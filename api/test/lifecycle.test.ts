@@ -250,9 +250,11 @@ describe('`npm start` (the launcher, the auth emulator, the API)', () => {
       commandOf(pid).includes('scripts/start.mjs'),
     );
     const children = launcher ? childrenOf(launcher) : [];
+    const api = children.find((pid) => commandOf(pid).includes('api/src/main.ts'));
     return {
       launcher,
-      api: children.find((pid) => commandOf(pid).includes('api/src/main.ts')),
+      api,
+      apiCommand: api ? commandOf(api).trim() : undefined,
       emulator: children.find((pid) => commandOf(pid).includes('emulators:start')),
     };
   }
@@ -268,9 +270,13 @@ describe('`npm start` (the launcher, the auth emulator, the API)', () => {
 
   it('busy: SIGTERM to npm (as a supervisor sends it) answers every accepted request, no 5xx; npm, the API and the emulator exit 0', async () => {
     const shop = await startShop();
-    const { api, emulator } = processesOf(shop);
+    const { api, apiCommand, emulator } = processesOf(shop);
     expect(api).toBeDefined();
     expect(emulator).toBeDefined();
+    // The launcher's child is the server itself (node with tsx as a loader), not tsx's CLI relaying to a child.
+    expect(apiCommand).toMatch(
+      /^\S*node\S* --require \S+\/scripts\/exit-with-parent\.cjs --import tsx api\/src\/main\.ts$/,
+    );
     const token = await signUpAndIn(shop.base, shop.authHost, uniqueEmail('npmstop'));
 
     const load = startLoad(shop.base, { token });

@@ -7,6 +7,7 @@ import { testEnv } from './support/env';
 import { createTestDatabase } from './support/postgres';
 import { emulatorSignUp, emulatorVerifyEmail, uniqueEmail } from './support/testApp';
 import { freePort } from './support/ports';
+import { runLogCopier } from './support/runLog';
 
 /**
  * Stateless replicas: two app processes (`node --import tsx api/src/main.ts`, as the image runs it) on ONE
@@ -34,10 +35,16 @@ async function startReplica(env: Record<string, string>): Promise<Replica> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api', 'src', 'main.ts')], {
     cwd: root,
     env: { ...process.env, NODE_OPTIONS: '', ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr?.on('data', (d) => (stderr += d));
+  // Its log lines join the run's, which the run's end scans for personal data and secrets.
+  const [toRunLog, errorsToRunLog] = [runLogCopier(), runLogCopier()];
+  child.stdout?.on('data', toRunLog);
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d;
+    errorsToRunLog(d);
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './support/ports';
+import { runLogCopier } from './support/runLog';
 
 /** `npm start` as a newcomer runs it: the launcher, the Auth emulator, PGlite on disk, the demo seed. */
 
@@ -50,8 +51,16 @@ describe('npm start (embedded defaults)', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    launcher.stdout?.on('data', (d) => (output += d));
-    launcher.stderr?.on('data', (d) => (output += d));
+    // Its log lines (the API's among them) join the run's, which the run's end scans for personal data.
+    const [toRunLog, errorsToRunLog] = [runLogCopier(), runLogCopier()];
+    launcher.stdout?.on('data', (d: Buffer) => {
+      output += d;
+      toRunLog(d);
+    });
+    launcher.stderr?.on('data', (d: Buffer) => {
+      output += d;
+      errorsToRunLog(d);
+    });
     await waitFor(() => answers(`http://127.0.0.1:${ports.app}/readyz`), 120_000, `the shop to start:\n${output}`);
   };
 

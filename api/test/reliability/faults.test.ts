@@ -23,6 +23,7 @@ import {
 } from '../support/testApp';
 import { privatePostgresMissing, startPrivatePostgres, type PrivatePostgres } from './privatePostgres';
 import { freePort } from '../support/ports';
+import { runLogCopier } from '../support/runLog';
 
 /**
  * Faults: the database going away under load, the identity provider unreachable, the embedded database's
@@ -515,8 +516,16 @@ describe('the embedded database (PGlite) killed with SIGKILL in the middle of wr
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
-    started.stdout?.on('data', (d) => (output += d));
-    started.stderr?.on('data', (d) => (output += d));
+    // Its log lines join the run's, which the run's end scans for personal data and secrets.
+    const [toRunLog, errorsToRunLog] = [runLogCopier(), runLogCopier()];
+    started.stdout?.on('data', (d: Buffer) => {
+      output += d;
+      toRunLog(d);
+    });
+    started.stderr?.on('data', (d: Buffer) => {
+      output += d;
+      errorsToRunLog(d);
+    });
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { scanRunLog } from '../support/runLog';
+import { runLogCopier, runLogPath, scanRunLog, setRunLogPath } from '../support/runLog';
 
 /**
  * The scan globalTeardown runs over the logs of the whole test run (api/test/support/runLog.ts): it finds each
@@ -40,5 +40,22 @@ describe('the scan of a test run’s logs', () => {
       line({ orderId: '2f1a7c64-eb70-4341-01712345678a-7458b9277ebb' }),
     );
     expect({ lines, hits }).toEqual({ lines: 5, hits: [] });
+  });
+
+  it('takes the log lines of a server process the tests start, a line split across chunks included', () => {
+    const runLog = runLogPath();
+    const file = path.join(dir, 'child.log');
+    writeFileSync(file, '');
+    setRunLogPath(file);
+    try {
+      const copy = runLogCopier();
+      copy(Buffer.from(`${line({ msg: 'ready' })}\nnot a log line\n{"level":"error","msg":"failed for ri`));
+      copy('der@example.test"}\n{"level":"info","msg":"unfinished"');
+    } finally {
+      setRunLogPath(runLog ?? '');
+    }
+    const { lines, hits } = scanRunLog(file);
+    expect(lines).toBe(2);
+    expect(hits).toEqual([expect.stringMatching(/^an email address: .*rider@example\.test/)]);
   });
 });

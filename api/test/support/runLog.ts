@@ -1,9 +1,10 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 
 /**
- * The logs of the whole test run: every JSON line an app writes in any test file (api and e2e projects) is
- * copied to one file, named by globalSetup, and globalTeardown scans it for what must never be logged (issue
- * 12): email addresses, phone numbers, payment client secrets, card numbers, tokens. The run fails on a hit.
+ * The logs of the whole test run: every JSON line an app writes in any test file (api and e2e projects), and in
+ * every server process a test starts (`runLogCopier`), is copied to one file, named by globalSetup, and
+ * globalTeardown scans it for what must never be logged (issue 12): email addresses, phone numbers, payment
+ * client secrets, card numbers, tokens. The run fails on a hit.
  */
 const runLogVariable = 'PARTSYARD_TEST_RUN_LOG';
 
@@ -21,6 +22,21 @@ export function copyToRunLog(chunk: string | Uint8Array): void {
     .split('\n')
     .filter((line) => line.startsWith('{'));
   if (lines.length) appendFileSync(file, `${lines.join('\n')}\n`);
+}
+
+/**
+ * For the output of a process a test starts (a server, `npm start`): copies its complete lines to the run's log
+ * as they arrive, so that the scan covers the logs of every process of the run, not only the test's own.
+ */
+export function runLogCopier(): (chunk: string | Uint8Array) => void {
+  let pending = '';
+  return (chunk) => {
+    pending += String(chunk);
+    const end = pending.lastIndexOf('\n');
+    if (end < 0) return;
+    copyToRunLog(pending.slice(0, end + 1));
+    pending = pending.slice(end + 1);
+  };
 }
 
 /** What the tests use and the logs must never hold, each with what it is. */

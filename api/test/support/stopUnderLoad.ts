@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
+import { runLogCopier } from './runLog';
 
 /**
  * Stopping a real server process while clients keep it busy: GraphQL and REST clients each sending one request
@@ -245,8 +246,16 @@ export function startProcess(
     detached: options.detached ?? false,
   });
   let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
+  // Its log lines join the run's, which the run's end scans for personal data and secrets.
+  const [toRunLog, errorsToRunLog] = [runLogCopier(), runLogCopier()];
+  child.stdout?.on('data', (d: Buffer) => {
+    output += d;
+    toRunLog(d);
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    output += d;
+    errorsToRunLog(d);
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
   );
