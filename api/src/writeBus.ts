@@ -5,7 +5,7 @@ import { describeError, logger } from './logger';
 
 /**
  * Tells the other replicas that this one wrote, so that they drop their public answer cache at once
- * (api/src/http/answerCache.ts; docs/decisions.md, "Replicas"): PostgreSQL LISTEN/NOTIFY in production mode,
+ * (api/src/http/answerCache.ts; docs/decisions.md, "Running in production"): PostgreSQL LISTEN/NOTIFY in production mode,
  * Redis pub/sub when REDIS_URL is set, nothing in the embedded default (one process).
  *
  * A replica whose listening connection drops reconnects and then drops its cache (it may have missed a
