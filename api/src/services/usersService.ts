@@ -278,12 +278,23 @@ export function createUsersService(deps: {
 
     /**
      * Makes the account holding `email` an admin. Only a verified address gets a role: an account whose owner
-     * never proved the address may be someone who registered it first. `modified` is false when it already was.
+     * never proved the address may be someone who registered it first. `modified` is false when it already was;
+     * an admin by ADMIN_EMAILS granted by an admin is then admin by that grant, and stays admin when the address
+     * leaves the list.
      */
     async grantAdmin(actor: Actor | null, email: string): Promise<{ user: UserRow; modified: boolean }> {
       authorize('users.grantAdmin', actor);
       const target = await byEmail(validEmail(email));
       if (!target) throw notFound('User');
+      if (target.role === 'admin' && target.adminSource === 'admin_emails') {
+        const [kept] = await db
+          .update(users)
+          .set({ adminSource: 'granted', updatedAt: new Date() })
+          .where(and(eq(users.id, target.id), eq(users.role, 'admin')))
+          .returning();
+        if (kept) logger.info('an admin granted admin', { userId: kept.id, by: actor?.userId });
+        return { user: kept ?? target, modified: false };
+      }
       if (target.role === 'admin') return { user: target, modified: false };
       if (!target.emailVerified) {
         throw conflict('This account has not verified its email address yet: only verified accounts can be admins');

@@ -449,8 +449,12 @@ describe.each(databaseKinds)('who is admin (%s)', (kind) => {
     const fromListUser = (await before.signIn(await emulatorVerifyEmail(fromList, password), {})).user;
     const grantedUser = (await before.signIn(await emulatorVerifyEmail(granted, password), {})).user;
     expect([fromListUser.role, fromListUser.adminSource]).toEqual(['admin', 'admin_emails']);
-    // An admin grants the second too: its role no longer depends on the list.
-    await db.update(users).set({ adminSource: 'granted' }).where(eq(users.id, grantedUser.id));
+    // An admin grants the second too: its role no longer depends on the list (the role was there already).
+    const admin = { userId: fromListUser.id, email: fromList, role: 'admin' as const };
+    expect(await before.grantAdmin(admin, granted)).toMatchObject({
+      modified: false,
+      user: { adminSource: 'granted' },
+    });
 
     // The operator takes both off the list and restarts: a server started on the same database applies the list.
     const restarted = await startServer(testConfig({ adminEmails: [] }), {
