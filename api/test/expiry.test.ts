@@ -200,6 +200,73 @@ describe.each(databaseKinds)('unpaid orders expire (%s)', (kind) => {
     expect((await partRow(app, part.id)).available).toBe(100);
   });
 
+  it('expiring between the intent and the payment: 409 on GraphQL and REST, the card not charged or the charge refunded', async () => {
+    const card = testCard();
+    const intentRow = async (id: string) =>
+      (await db().select().from(testPaymentIntents).where(eq(testPaymentIntents.id, id)))[0];
+    /** An unpaid order, its intent, the card charged or not, then the reservation runs out (not swept yet). */
+    async function expiring(charged: boolean) {
+      const { part, order } = await unpaidOrder(100, 10);
+      const intent = await services().payments.createPaymentIntent(customer, order.id);
+      if (charged) await services().payments.payWithTestCard(customer, intent.id, card);
+      await makeDue(order.id);
+      return { part, order, intent };
+    }
+    const logs = captureLogs();
+    try {
+      // The card offered after the expiry: refused with 409, never charged.
+      const cardGraphql = await expiring(false);
+      const paidGraphql = await app.gql(
+        'mutation($id: ID!, $card: TestCardInput!) { payWithTestCard(paymentIntentId: $id, card: $card) { succeeded } }',
+        { id: cardGraphql.intent.id, card },
+        customerUser.token,
+      );
+      expect(paidGraphql.errors?.[0]).toMatchObject({ message: orderExpiredMessage, extensions: { code: 'CONFLICT' } });
+      const cardRest = await expiring(false);
+      const paidRest = await app.rest(
+        'POST',
+        '/test-gateway/pay',
+        { paymentIntentId: cardRest.intent.id, card },
+        customerUser.token,
+      );
+      expect(paidRest).toEqual({ status: 409, body: { message: orderExpiredMessage } });
+      for (const { intent } of [cardGraphql, cardRest])
+        expect((await intentRow(intent.id)).status).not.toBe('succeeded');
+
+      // Charged before the expiry, confirmed after it: 409 saying the payment was refunded.
+      const confirmGraphql = await expiring(true);
+      const confirmedGraphql = await app.gql(
+        'mutation($id: ID!, $intent: ID!) { confirmPayment(orderId: $id, paymentIntentId: $intent) { status } }',
+        { id: confirmGraphql.order.id, intent: confirmGraphql.intent.id },
+        customerUser.token,
+      );
+      expect(confirmedGraphql.errors?.[0]).toMatchObject({
+        message: unpayableMessages.order_expired.refunded,
+        extensions: { code: 'CONFLICT' },
+      });
+      const confirmRest = await expiring(true);
+      const confirmedRest = await app.rest(
+        'PATCH',
+        `/order/${confirmRest.order.id}`,
+        { transactionId: confirmRest.intent.id },
+        customerUser.token,
+      );
+      expect(confirmedRest).toEqual({ status: 409, body: { message: unpayableMessages.order_expired.refunded } });
+      for (const { intent } of [confirmGraphql, confirmRest]) {
+        expect((await intentRow(intent.id)).refundedAt).toBeInstanceOf(Date);
+      }
+
+      // Every one of them expired, its stock back once, nothing paid.
+      for (const { part, order } of [cardGraphql, cardRest, confirmGraphql, confirmRest]) {
+        expect(await orderRow(app, order.id)).toMatchObject({ status: 'expired', transactionId: null });
+        expect((await partRow(app, part.id)).available).toBe(100);
+      }
+      expect(await sweep()).toBe(0);
+    } finally {
+      logs.restore();
+    }
+  });
+
   it('an expired order may be deleted (no stock moves); deleting it twice is 404', async () => {
     const { part, order } = await unpaidOrder(100, 10);
     await makeDue(order.id);

@@ -383,6 +383,40 @@ describe.each(databaseKinds)('rate limits over HTTP (%s)', (kind) => {
         );
       });
 
+      it('a cart checkout counts as one order when accepted; refused checkouts (total changed, the cap) do not', async () => {
+        const rider = await app.signUp();
+        const a = from('198.51.100.93');
+        const gql = (query: string, variables: Record<string, unknown> = {}) =>
+          post({ query, variables }, { authorization: `Bearer ${rider.token}`, ...a });
+        const addToCart = () =>
+          gql('mutation($id: ID!) { addToCart(partId: $id, amount: 10) { total } }', { id: partId });
+        const checkout = (expectedTotal?: number) =>
+          gql('mutation($input: CheckoutInput!) { checkout(input: $input) { id } }', {
+            input: { name: 'Rider One', phone: '01712345678', ...(expectedTotal ? { expectedTotal } : {}) },
+          });
+        const cancel = (id: string) => gql('mutation($id: ID!) { cancelOrder(id: $id) }', { id });
+        const code = (r: { body: Record<string, unknown> }) =>
+          (r.body as { errors?: { extensions: { code: string } }[] }).errors?.[0].extensions.code;
+
+        expect((await addToCart()).status).toBe(200);
+        // The total the customer saw is not what the cart costs: refused, nothing placed, not counted.
+        for (let i = 0; i < 5; i++) expect(code(await checkout(0.01))).toBe('CONFLICT');
+        const accepted = await checkout(); // the 1st accepted (a checkout is one order to the limits)
+        expect(code(accepted)).toBeUndefined();
+        expect((await placeWith(rider, a, {})).status).toBe(200); // the 2nd accepted; 2 unpaid: the cap
+        expect((await addToCart()).status).toBe(200);
+        // Past the cap on unpaid orders: refused, not counted.
+        for (let i = 0; i < 5; i++) expect(code(await checkout())).toBe('CONFLICT');
+        const mine = async () => app.server.database.db.select().from(orders).where(eq(orders.userId, rider.userId));
+        await cancel((await mine())[0].id);
+        expect(code(await checkout())).toBeUndefined(); // the 3rd accepted
+        await cancel((await mine())[0].id);
+        expect((await addToCart()).status).toBe(200);
+        const fourth = await checkout();
+        expect(fourth).toEqual(limited('You are placing orders too quickly. Try again in 1 hour.', '3600'));
+        expect(await mine()).toHaveLength(1); // 3 accepted, 2 cancelled
+      });
+
       it('orders racing for the last places of a limit: exactly the limit accepted, the rest 429', async () => {
         const riders = await Promise.all([1, 2, 3, 4, 5].map(() => app.signUp()));
         const a = from('198.51.100.92');

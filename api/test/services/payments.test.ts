@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { payments, testPaymentIntents } from '../../src/db/schema';
+import { gatewayIntents, payments, testPaymentIntents } from '../../src/db/schema';
 import type { GatewayIntent } from '../../src/payments/paymentGateway';
 import { createStripeGateway, shopTagOf } from '../../src/payments/stripeGateway';
 import { notATestCard, passesLuhn, testCardDecision } from '../../src/payments/testCards';
@@ -611,6 +611,9 @@ describe.each(databaseKinds)('paying through Stripe (a local Stripe-compatible A
     expect(logs.events('payment_refunded')).toEqual([
       expect.objectContaining({ orderId: order.id, amountCents: 1, reason: 'amount_mismatch', via: 'webhook' }),
     ]);
+    // On the shop's books: the intent succeeded (for 1 cent) and was refunded.
+    const [ledger] = await app.server.database.db.select().from(gatewayIntents).where(eq(gatewayIntents.id, intent.id));
+    expect(ledger).toMatchObject({ orderId: order.id, status: 'refunded', succeededAt: expect.any(Date) });
     expect((await orderRow(app, order.id))?.status).toBe('unpaid');
     expect(await paymentsOfOrder(app, order.id)).toHaveLength(0);
   });

@@ -272,6 +272,38 @@ describe.each(databaseKinds)('reconciliation with Stripe (a local Stripe-compati
     expect((await orderRow(app, order.id))?.status).toBe('expired');
   });
 
+  it('charged at Stripe for another amount, never confirmed: the sweep refunds it and logs it as mismatched', async () => {
+    const { order, intent } = await orderWithIntent();
+    fake.succeed(intent.id, { amount: 100 });
+    const { outcome, logs } = await reconcileNow(app, intent.id);
+    expect(outcome).toMatchObject({ checked: 1, recorded: 0, refunded: 1 });
+    expect(fake.refundsOf(intent.id)).toEqual([
+      expect.objectContaining({ amount: 100, metadata: { reason: 'amount_mismatch' } }),
+    ]);
+    expect(logs.events('payment_mismatched')).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        orderId: order.id,
+        paymentIntentId: intent.id,
+        amountCents: 100,
+        orderTotalCents: 9100,
+        via: 'reconciliation',
+      }),
+    ]);
+    expect(logs.events('payment_refunded')).toEqual([
+      expect.objectContaining({
+        orderId: order.id,
+        amountCents: 100,
+        reason: 'amount_mismatch',
+        via: 'reconciliation',
+      }),
+    ]);
+    expect(await ledgerRow(app, intent.id)).toMatchObject({ status: 'refunded', succeededAt: expect.any(Date) });
+    expect((await orderRow(app, order.id))?.status).toBe('unpaid');
+    expect(await paymentsOfOrder(app, order.id)).toEqual([]);
+    expect((await reconcileNow(app, intent.id)).outcome.checked).toBe(0);
+  });
+
   it('never charged and its order expired: cancelled at Stripe, so it can no longer be paid', async () => {
     const { order, intent } = await orderWithIntent();
     await expireNow(app, order.id);
