@@ -7,7 +7,7 @@ import { testEnv } from './support/env';
 import { createTestDatabase } from './support/postgres';
 import { emulatorSignUp, emulatorVerifyEmail, uniqueEmail } from './support/testApp';
 import { freePort } from './support/ports';
-import { runLogCopier } from './support/runLog';
+import { followOutput } from './support/runLog';
 
 /**
  * Stateless replicas: two app processes (`node --import tsx api/src/main.ts`, as the image runs it) on ONE
@@ -39,12 +39,7 @@ async function startReplica(env: Record<string, string>): Promise<Replica> {
   });
   let stderr = '';
   // Its log lines join the run's, which the run's end scans for personal data and secrets.
-  const [toRunLog, errorsToRunLog] = [runLogCopier(), runLogCopier()];
-  child.stdout?.on('data', toRunLog);
-  child.stderr?.on('data', (d: Buffer) => {
-    stderr += d;
-    errorsToRunLog(d);
-  });
+  followOutput(child, (text) => (stderr += text), { stderrOnly: true });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {

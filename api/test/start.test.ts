@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './support/ports';
-import { runLogCopier } from './support/runLog';
+import { followOutput } from './support/runLog';
 
 /** `npm start` as a newcomer runs it: the launcher, the Auth emulator, PGlite on disk, the demo seed. */
 
@@ -52,15 +52,7 @@ describe('npm start (embedded defaults)', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     // Its log lines (the API's among them) join the run's, which the run's end scans for personal data.
-    const [toRunLog, errorsToRunLog] = [runLogCopier(), runLogCopier()];
-    launcher.stdout?.on('data', (d: Buffer) => {
-      output += d;
-      toRunLog(d);
-    });
-    launcher.stderr?.on('data', (d: Buffer) => {
-      output += d;
-      errorsToRunLog(d);
-    });
+    followOutput(launcher, (text) => (output += text));
     await waitFor(() => answers(`http://127.0.0.1:${ports.app}/readyz`), 120_000, `the shop to start:\n${output}`);
   };
 

@@ -23,7 +23,7 @@ import {
 } from '../support/testApp';
 import { privatePostgresMissing, startPrivatePostgres, type PrivatePostgres } from './privatePostgres';
 import { freePort } from '../support/ports';
-import { runLogCopier } from '../support/runLog';
+import { followOutput } from '../support/runLog';
 
 /**
  * Faults: the database going away under load, the identity provider unreachable, the embedded database's
@@ -517,15 +517,7 @@ describe('the embedded database (PGlite) killed with SIGKILL in the middle of wr
     });
     child = started;
     // Its log lines join the run's, which the run's end scans for personal data and secrets.
-    const [toRunLog, errorsToRunLog] = [runLogCopier(), runLogCopier()];
-    started.stdout?.on('data', (d: Buffer) => {
-      output += d;
-      toRunLog(d);
-    });
-    started.stderr?.on('data', (d: Buffer) => {
-      output += d;
-      errorsToRunLog(d);
-    });
+    followOutput(started, (text) => (output += text));
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {

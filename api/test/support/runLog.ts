@@ -1,4 +1,5 @@
 import { appendFileSync, readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 
 /**
  * The logs of the whole test run: every JSON line an app writes in any test file (api and e2e projects), and in
@@ -37,6 +38,27 @@ export function runLogCopier(): (chunk: string | Uint8Array) => void {
     copyToRunLog(pending.slice(0, end + 1));
     pending = pending.slice(end + 1);
   };
+}
+
+/**
+ * Follows the output of a process a test started: both streams go to the run's log (runLogCopier) and, as text,
+ * to `onOutput` (stdout and stderr, or stderr alone with `{ stderrOnly: true }`).
+ */
+export function followOutput(
+  child: { stdout: Readable | null; stderr: Readable | null },
+  onOutput: (text: string) => void,
+  options: { stderrOnly?: boolean } = {},
+): void {
+  for (const [stream, shown] of [
+    [child.stdout, !options.stderrOnly],
+    [child.stderr, true],
+  ] as const) {
+    const toRunLog = runLogCopier();
+    stream?.on('data', (chunk: Buffer) => {
+      if (shown) onOutput(String(chunk));
+      toRunLog(chunk);
+    });
+  }
 }
 
 /** What the tests use and the logs must never hold, each with what it is. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { runLogCopier } from './runLog';
+import { followOutput } from './runLog';
 
 /**
  * Stopping a real server process while clients keep it busy: GraphQL and REST clients each sending one request
@@ -247,15 +247,7 @@ export function startProcess(
   });
   let output = '';
   // Its log lines join the run's, which the run's end scans for personal data and secrets.
-  const [toRunLog, errorsToRunLog] = [runLogCopier(), runLogCopier()];
-  child.stdout?.on('data', (d: Buffer) => {
-    output += d;
-    toRunLog(d);
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d;
-    errorsToRunLog(d);
-  });
+  followOutput(child, (text) => (output += text));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
   );
