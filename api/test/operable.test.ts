@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import os from 'node:os';
@@ -385,6 +385,27 @@ describe('the built playground (web/dist)', () => {
       expect(boot).toBeDefined();
       for (const file of [...order, boot as string, ...(bootData(html).landing[page] ?? [])])
         expect({ file, status: (await fetch(`${app.url}${file}`)).status }).toEqual({ file, status: 200 });
+    }
+  });
+
+  it('the chart library (uPlot) is in the admin overview’s chart chunk alone: the home page loads none of it', async () => {
+    const assets = path.join(webDist, 'assets');
+    // uPlot's own class names (its code is minified, these strings are not).
+    const isChart = (code: string) => ['u-over', 'u-legend', 'u-cursor-x', 'u-wrap'].every((c) => code.includes(c));
+    const withChart = readdirSync(assets).filter(
+      (f) => f.endsWith('.js') && isChart(readFileSync(path.join(assets, f), 'utf8')),
+    );
+    expect(withChart.map((f) => f.split('-')[0])).toEqual(['RevenueChart']);
+    const home = await (await fetch(`${app.url}/`)).text();
+    const scripts = new Set([
+      ...[...home.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]),
+      ...bootData(home).chunks,
+      ...(bootData(home).landing['/'] ?? []),
+    ]);
+    expect(scripts.size).toBeGreaterThan(3);
+    for (const file of scripts) {
+      const code = await (await fetch(`${app.url}${file}`)).text();
+      expect({ file, chart: isChart(code) }).toEqual({ file, chart: false });
     }
   });
 

@@ -7,7 +7,7 @@ import { tooManyUnpaidOrders } from '../../src/services/ordersService';
 import { databaseKinds } from '../support/env';
 import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
 import { actorOf, addPartAs, expectAppError, partRow, placeOrderAs, signUp, testCard } from './helpers';
-import { FakeStripe, stripeSettings } from './fakeStripe';
+import { deliverWebhook, FakeStripe, stripeSettings } from './fakeStripe';
 
 /**
  * Issue 14: the cart (rules and merge), checkout (all or nothing, one checkout id, the unpaid cap), one payment
@@ -331,6 +331,79 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
       expect(result.data?.addPart).toEqual({ priceTiers: [{ minUnits: 100, price: 2.5 }], packSize: 4 });
     });
   });
+
+  describe('over GraphQL', () => {
+    it('the cart shows the break that applies and what the next one saves; checkout places it, or names each failing line', async () => {
+      const buyerUser = await signUp(app);
+      const token = buyerUser.token;
+      const p = await part({ name: 'Brake Pad Set', price: 10, minOrder: 10, available: 200 });
+      await app.server.services.parts.setPartPricing(admin, p.id, {
+        priceTiers: [
+          { minUnits: 50, price: 9 },
+          { minUnits: 100, price: 8.5 },
+        ],
+      });
+      const q = await part({ name: 'Chain Lube', price: 4, minOrder: 1, available: 30 });
+      const line =
+        '{ amount unitPrice lineTotal problem tier { minUnits price } nextTier { unitsMore savesPerUnit tier { minUnits price } } part { id } }';
+      const added = await app.gql<{ addToCart: { total: number; units: number; lines: unknown[] } }>(
+        `mutation($id: ID!) { addToCart(partId: $id, amount: 60) { total units lines ${line} } }`,
+        { id: p.id },
+        token,
+      );
+      expect(added.errors).toBeUndefined();
+      expect(added.data?.addToCart).toEqual({
+        total: 540,
+        units: 60,
+        lines: [
+          {
+            amount: 60,
+            unitPrice: 9,
+            lineTotal: 540,
+            problem: null,
+            tier: { minUnits: 50, price: 9 },
+            nextTier: { unitsMore: 40, savesPerUnit: 0.5, tier: { minUnits: 100, price: 8.5 } },
+            part: { id: p.id },
+          },
+        ],
+      });
+      const refusedAdd = await app.gql(
+        'mutation($id: ID!) { addToCart(partId: $id, amount: 5) { units } }',
+        { id: p.id },
+        token,
+      );
+      expect(refusedAdd.errors?.[0].extensions).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        fields: { amount: messages.orderAmountBelowMin(10) },
+      });
+      await app.gql('mutation($id: ID!) { addToCart(partId: $id, amount: 20) { units } }', { id: q.id }, token);
+      // Stock falls below a line's amount: nothing is placed, and the answer names that line.
+      await db().update(parts).set({ available: 12 }).where(eq(parts.id, q.id));
+      const checkout =
+        'mutation($input: CheckoutInput!) { checkout(input: $input) { id total orders { partId orderAmount unitPrice price checkoutId } } }';
+      const refused = await app.gql(checkout, { input: contact }, token);
+      expect(refused.errors?.[0].extensions).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        fields: { [`lines.${q.id}`]: `Chain Lube: ${messages.orderAmountAboveAvailable(12)}` },
+      });
+      expect(Object.keys(refused.errors?.[0].extensions?.fields as object)).toEqual([`lines.${q.id}`]);
+      expect((await partRow(app, p.id)).available).toBe(200);
+      await app.gql('mutation($id: ID!) { setCartLineAmount(partId: $id, amount: 12) { units } }', { id: q.id }, token);
+      const placed = await app.gql<{
+        checkout: { id: string; total: number; orders: { partId: string; unitPrice: number; checkoutId: string }[] };
+      }>(checkout, { input: { ...contact, expectedTotal: 588 } }, token);
+      expect(placed.errors).toBeUndefined();
+      expect(placed.data?.checkout.total).toBe(588);
+      expect(placed.data?.checkout.orders.map((o) => [o.partId, o.unitPrice, o.checkoutId])).toEqual([
+        [p.id, 9, placed.data?.checkout.id],
+        [q.id, 4, placed.data?.checkout.id],
+      ]);
+      const empty = await app.gql<{ cart: { lines: unknown[] } }>('{ cart { lines { amount } } }', {}, token);
+      expect(empty.data?.cart.lines).toEqual([]);
+      // A visitor has no server cart.
+      expect((await app.gql('{ cart { units } }', {})).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    });
+  });
 });
 
 describe.each(databaseKinds)('paying a checkout through Stripe (a local Stripe-compatible API, %s)', (kind) => {
@@ -366,6 +439,38 @@ describe.each(databaseKinds)('paying a checkout through Stripe (a local Stripe-c
       ['paid', intent.id],
       ['paid', intent.id],
     ]);
+    expect(fake.refundsOf(intent.id)).toEqual([]);
+  });
+
+  it('Stripe’s signed webhook for a checkout’s intent pays every order of it, once', async () => {
+    const admin = await actorOf(app, await signUp(app, { admin: true }));
+    const buyer = await actorOf(app, await signUp(app));
+    const a = await addPartAs(app, admin, { price: 3, minOrder: 1, available: 10 });
+    const b = await addPartAs(app, admin, { price: 7, minOrder: 1, available: 10 });
+    const c = await addPartAs(app, admin, { price: 1.5, minOrder: 2, available: 10 });
+    for (const [p, n] of [
+      [a, 2],
+      [b, 1],
+      [c, 4],
+    ] as const)
+      await app.server.services.cart.addToCart(buyer, p.id, n);
+    const { checkoutId, orders: placed } = await app.server.services.cart.checkout(buyer, contact);
+    const intent = await app.server.services.payments.createPaymentIntent(buyer, placed[2].id);
+    expect(fake.intents.get(intent.id)).toMatchObject({ amount: 1900, metadata: { orderId: checkoutId } });
+    const succeeded = fake.succeed(intent.id);
+    const delivered = await deliverWebhook(app, succeeded);
+    expect(delivered.status).toBe(200);
+    expect(delivered.body).toMatchObject({ received: true, recorded: true });
+    expect((await deliverWebhook(app, succeeded)).body).toEqual({ received: true, recorded: false });
+    const db = app.server.database.db;
+    const rows = await db.select().from(orders).where(eq(orders.checkoutId, checkoutId));
+    expect(rows.map((o) => [o.status, o.transactionId])).toEqual([
+      ['paid', intent.id],
+      ['paid', intent.id],
+      ['paid', intent.id],
+    ]);
+    const paid = await db.select().from(payments).where(eq(payments.transactionId, intent.id));
+    expect(paid.map((p) => p.amountCents).sort((x, y) => x - y)).toEqual([600, 600, 700]);
     expect(fake.refundsOf(intent.id)).toEqual([]);
   });
 });

@@ -95,6 +95,33 @@ describe('Purchase page', () => {
     expect(screen.getByTestId('total-price')).toHaveTextContent('$980.00');
   });
 
+  it('with quantity breaks, shows the break that applies, the total at its price and what the next break saves', async () => {
+    const tiers = [
+      { __typename: 'PriceTier' as const, minUnits: 100, price: 22 },
+      { __typename: 'PriceTier' as const, minUnits: 300, price: 20 },
+    ];
+    renderPurchase([
+      {
+        request: { query: PartDocument, variables: { id: part.id } },
+        result: { data: { part: { ...part, priceTiers: tiers } } },
+      },
+    ]);
+    await screen.findByRole('heading', { name: part.name });
+    await userEvent.type(field('Order amount'), '40');
+    expect(screen.getByTestId('total-price')).toHaveTextContent('$980.00');
+    expect(screen.queryByTestId('tier-applies')).not.toBeInTheDocument();
+    expect(screen.getByTestId('next-tier')).toHaveTextContent(
+      'Order 60 more (100 in all) and pay $22.00 per unit: $2.50 less each.',
+    );
+    await userEvent.clear(field('Order amount'));
+    await userEvent.type(field('Order amount'), '150');
+    expect(screen.getByTestId('tier-applies')).toHaveTextContent('$22.00 per unit applies from 100 units.');
+    expect(screen.getByTestId('total-price')).toHaveTextContent('$3,300.00');
+    expect(screen.getByTestId('next-tier')).toHaveTextContent(
+      'Order 150 more (300 in all) and pay $20.00 per unit: $2.00 less each.',
+    );
+  });
+
   it("places the order: toast 'Successfully placed order.', the form resets and Available refreshes", async () => {
     const input = {
       partId: part.id,
