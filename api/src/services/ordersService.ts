@@ -57,6 +57,13 @@ export interface CheckoutOptions {
 export const emptyCartMessage = 'Your cart is empty: add parts before checking out';
 /** A cart line whose part was deleted. */
 export const partGoneMessage = 'This part is no longer sold: remove it from your cart';
+/**
+ * A line whose stock racing orders took while the checkout was being written, though it looks orderable again
+ * when checked afterwards (an order of the part was cancelled or expired in between): the stock, not the part, is
+ * what failed.
+ */
+export const stockTakenMessage = (available: number) =>
+  `Other orders took this part's stock while you checked out (${messages.orderAmountAboveAvailable(available).toLowerCase()} now): check out again`;
 /** The total the customer saw is not what the lines cost now (a price or a quantity break changed). */
 export const totalChangedMessage = (cents: number) =>
   `Prices changed since you looked: the total is now ${formatDollars(centsToDollars(cents))}. Check your cart and check out again`;
@@ -252,10 +259,11 @@ export function createOrdersService(deps: {
   }
 
   /**
-   * Why each line cannot be ordered as it stands (keyed `lines.<partId>`, the message naming the part), after
-   * giving due unpaid orders of those parts back; empty when every line can be taken now.
+   * Why each line cannot be ordered as it stands (keyed `lines.<partId>`, the message naming the part); empty
+   * when every line can be taken now. The lines of `raced` (their stock was short while the orders were being
+   * written) that look fine now say that racing orders took the stock.
    */
-  async function lineProblems(lines: readonly { partId: string; orderAmount: number }[]) {
+  async function lineProblems(lines: readonly { partId: string; orderAmount: number }[], raced: string[] = []) {
     const problems: Record<string, string> = {};
     const found = await db
       .select()
@@ -279,6 +287,9 @@ export function createOrdersService(deps: {
       }
       const result = check(orderAmountSchema(part), { orderAmount: line.orderAmount });
       if (!result.ok) problems[`lines.${line.partId}`] = `${part.name}: ${result.errors.orderAmount}`;
+      else if (raced.includes(line.partId)) {
+        problems[`lines.${line.partId}`] = `${part.name}: ${stockTakenMessage(part.available)}`;
+      }
     }
     return problems;
   }
@@ -308,12 +319,8 @@ export function createOrdersService(deps: {
       const position = new Map(lines.map((l, i) => [l.partId, i]));
       return outcome.placed.sort((a, b) => (position.get(a.partId ?? '') ?? 0) - (position.get(b.partId ?? '') ?? 0));
     }
-    // Racing orders took stock first: each failing line says what is left now.
-    problems = await lineProblems(lines);
-    for (const partId of outcome.short) {
-      problems[`lines.${partId}`] ??= partGoneMessage;
-    }
-    throw checkoutRefused(problems);
+    // Racing orders took stock first: each failing line says what is left now (a deleted part, that it is gone).
+    throw checkoutRefused(await lineProblems(lines, outcome.short));
   }
 
   return {

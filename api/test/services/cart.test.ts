@@ -1,9 +1,9 @@
 import { messages, pricingMessages } from '@partsyard/common';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { cartLines, orders, outbox, parts, payments } from '../../src/db/schema';
 import type { Actor } from '../../src/services/actor';
 import { maxCartLines } from '../../src/services/cartService';
-import { tooManyUnpaidOrders } from '../../src/services/ordersService';
+import { partGoneMessage, stockTakenMessage, tooManyUnpaidOrders } from '../../src/services/ordersService';
 import { databaseKinds } from '../support/env';
 import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
 import { actorOf, addPartAs, expectAppError, partRow, placeOrderAs, signUp, testCard } from './helpers';
@@ -161,6 +161,37 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
       expect(await db().select().from(orders).where(eq(orders.userId, buyer.userId))).toEqual([]);
       expect((await partRow(app, ok.id)).available).toBe(50);
       expect((await cart().cart(buyer)).lines).toHaveLength(3);
+    });
+
+    it('a line whose stock racing orders took, though it looks orderable again afterwards, says so (not that the part is gone)', async () => {
+      const buyer = await newCustomer();
+      const ok = await part({ available: 50 });
+      const raced = await part({ name: 'Brake Lever', available: 50 });
+      await cart().addToCart(buyer, ok.id, 10);
+      await cart().addToCart(buyer, raced.id, 20);
+      // Losing the race, made certain: while the orders are written, taking this part's stock finds nothing to
+      // take (as when racing orders took it first), and checked again afterwards the part looks fine (as when
+      // one of those orders was cancelled in between).
+      await db().execute(
+        sql.raw('create function lose_stock_race() returns trigger language plpgsql as $$ begin return null; end $$'),
+      );
+      await db().execute(
+        sql.raw(`create trigger lose_stock_race before update on parts for each row
+          when (old.id = '${raced.id}' and new.available < old.available) execute function lose_stock_race()`),
+      );
+      try {
+        const refused = await expectAppError(cart().checkout(buyer, contact), 'BAD_USER_INPUT');
+        expect(refused.fields).toEqual({ [`lines.${raced.id}`]: `Brake Lever: ${stockTakenMessage(50)}` });
+        expect(refused.message).toMatch(/^Nothing was ordered: 1 line /);
+        expect(refused.message).not.toContain(partGoneMessage);
+      } finally {
+        await db().execute(sql.raw('drop trigger lose_stock_race on parts'));
+        await db().execute(sql.raw('drop function lose_stock_race()'));
+      }
+      expect(await db().select().from(orders).where(eq(orders.userId, buyer.userId))).toEqual([]);
+      expect((await partRow(app, ok.id)).available).toBe(50);
+      // The race over, the same cart checks out.
+      expect((await cart().checkout(buyer, contact)).orders).toHaveLength(2);
     });
 
     it('nothing is placed when the total the customer saw is not what the lines cost now', async () => {
