@@ -59,7 +59,9 @@ describe('Manage Parts', () => {
     const row = (await screen.findByText('Brake pads')).closest('tr') as HTMLElement;
     await userEvent.click(within(row).getByRole('button', { name: 'Delete' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
-    expect(screen.getByRole('dialog', { hidden: true })).not.toHaveAttribute('open');
+    expect(screen.getByText('Are you sure you want to delete this part?').closest('dialog')).not.toHaveAttribute(
+      'open',
+    );
     expect(screen.getByText('Brake pads')).toBeInTheDocument();
   });
 

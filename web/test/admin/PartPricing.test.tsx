@@ -61,8 +61,23 @@ describe('Manage Parts: pricing', () => {
     await userEvent.type(within(dialog).getAllByLabelText('Unit price ($)')[1], '9.75');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save pricing' }));
     expect(await screen.findByText('Pricing saved.')).toBeInTheDocument();
-    // The dialog is closed (taken off the page).
-    await waitFor(() => expect(dialog).not.toBeInTheDocument());
+    // The dialog closes as a dialog does (its close event, so the page is no longer inert), and focus goes back
+    // to the Pricing button that opened it, as after the other dialogs.
+    await waitFor(() => expect(dialog).not.toHaveAttribute('open'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: `Pricing of ${chain.name}` })).toHaveFocus();
+  });
+
+  it('Cancel closes the dialog without saving and gives focus back to the Pricing button', async () => {
+    renderAdmin(<ManagePartsPage />, [catalog]);
+    const dialog = await openPricing();
+    expect(within(dialog).getByRole('button', { name: 'Save pricing' })).toHaveFocus();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(dialog).not.toHaveAttribute('open'));
+    expect(screen.getByRole('button', { name: `Pricing of ${chain.name}` })).toHaveFocus();
+    // Opened again, it shows the part's pricing afresh.
+    const again = await openPricing();
+    expect(within(again).getByLabelText('Break 1: from units')).toHaveValue(50);
   });
 
   it('a break not cheaper than the one before is refused with the rule’s message, and nothing is sent', async () => {

@@ -20,7 +20,7 @@ import { adminPageSize, adminQueryOptions, useConfirmedDelete } from './useAdmin
 
 type PartRow = CatalogQuery['parts']['items'][number];
 
-/** A part's quantity breaks and pack size, edited in a dialog (setPartPricing). */
+/** A part's quantity breaks and pack size, edited in a dialog (setPartPricing); open while `part` is set. */
 function PricingDialog({ part, onClose }: { part: PartRow | null; onClose: () => void }) {
   const headingId = useId();
   const [draft, setDraft] = useState<PricingDraft>(emptyPricing);
@@ -149,7 +149,9 @@ export default function ManagePartsPage() {
       dialog={
         <>
           {deleteDialog}
-          {pricingOf && <PricingDialog part={pricingOf} onClose={() => setPricingOf(null)} />}
+          {/* Always on the page, like the other dialogs: closing it (saved, Cancel, Escape) closes the <dialog>,
+              which gives focus back to the Pricing button; taken off the page while open, it could not. */}
+          <PricingDialog part={pricingOf} onClose={() => setPricingOf(null)} />
         </>
       }
     >
