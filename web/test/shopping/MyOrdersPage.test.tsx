@@ -155,6 +155,60 @@ describe('My Orders', () => {
     expect(within(row).queryByRole('link', { name: 'Pay now' })).not.toBeInTheDocument();
   });
 
+  it('the orders of one checkout are grouped under one row (checkout-group): its number, parts, sum and payment', async () => {
+    const paidCheckout = 'c0ffee00-0000-4000-8000-000000000001';
+    const openCheckout = 'beef0000-0000-4000-8000-000000000002';
+    const line = (id: string, partName: string, price: number, more: Partial<ReturnType<typeof order>>) =>
+      order({ id, partName, price, orderAmount: 10, ...more });
+    const paidLine = { paid: true, status: 'PAID' as const, transactionId: 'pi_test_one', checkoutId: paidCheckout };
+    // Newest first, as the API lists them: an order placed alone, an unpaid checkout, a paid one.
+    const items = [
+      line('order-alone', 'Iridium Spark Plug CR9EIX', 45, {}),
+      line('order-open-1', 'Chain Lube 400 ml', 60, { checkoutId: openCheckout }),
+      line('order-open-2', 'Fork Seal Kit', 120, { checkoutId: openCheckout }),
+      line('order-paid-1', 'O-Ring Drive Chain', 400, paidLine),
+      line('order-paid-2', 'Sintered Front Brake Pads', 245, paidLine),
+      line('order-paid-3', 'Oil Filter HF204', 52.5, paidLine),
+    ];
+    renderOrders([ordersAnswer(items)]);
+    await rowOf('O-Ring Drive Chain');
+    const groups = screen.getAllByTestId('checkout-group');
+    expect(groups.map((g) => g.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+      'Checkout #BEEF0000: 2 parts, $180.00 · paid together with one payment',
+      'Checkout #C0FFEE00: 3 parts, $697.50 · paid with one payment',
+    ]);
+    // Each group's row heads the orders of its checkout (a row group for screen readers), and an order placed
+    // alone has none; the orders keep their places and numbers.
+    expect(within(groups[1]).getByRole('rowheader')).toHaveAttribute('scope', 'rowgroup');
+    const body = groups[0].parentElement as HTMLElement;
+    const rows = Array.from(body.children).map((row) =>
+      row.getAttribute('data-testid') === 'checkout-group'
+        ? `group ${(row.textContent ?? '').slice(9, 18)}`
+        : `${within(row as HTMLElement)
+            .getByRole('rowheader')
+            .textContent?.replace(/\D/g, '')} ${items.find((o) => row.textContent?.includes(o.partName))?.partName}`,
+    );
+    expect(rows).toEqual([
+      '1 Iridium Spark Plug CR9EIX',
+      'group #BEEF0000',
+      '2 Chain Lube 400 ml',
+      '3 Fork Seal Kit',
+      'group #C0FFEE00',
+      '4 O-Ring Drive Chain',
+      '5 Sintered Front Brake Pads',
+      '6 Oil Filter HF204',
+    ]);
+    // A checkout's orders are set apart from orders placed alone.
+    expect((await rowOf('Iridium Spark Plug CR9EIX')).className).not.toContain('checkout-line');
+    expect((await rowOf('Fork Seal Kit')).className).toContain('checkout-line');
+    // The paid checkout's orders all show its one transaction id.
+    expect(screen.getAllByTestId('transaction-id').map((t) => t.textContent)).toEqual([
+      'pi_test_one',
+      'pi_test_one',
+      'pi_test_one',
+    ]);
+  });
+
   it('with no orders says so and links to the parts', async () => {
     renderOrders([ordersAnswer([])]);
     expect(await screen.findByText("You haven't ordered anything yet.")).toBeInTheDocument();
