@@ -1,10 +1,8 @@
-import path from 'node:path';
 import { formatDollars } from '@partsyard/common';
-import { sql } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
-import { orders } from '../api/src/db/schema';
-import { freePort } from '../api/test/support/ports';
 import { expectAccessible } from './support/axe';
+import { mailTo, startMailCatcher, type MailCatcher } from './support/mail';
+import { openOverview, overviewToday, todaysSales } from './support/overview';
 import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop';
 
 /**
@@ -13,40 +11,17 @@ import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop'
  * message view; then an admin opens the dashboard and sees the sale on the overview.
  */
 
-interface MailCatcher {
-  smtpUrl: string;
-  inboxUrl: string;
-  stop(): Promise<void>;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startMailCatcher } = require(path.resolve(__dirname, '../scripts/mail-catcher.cjs')) as {
-  startMailCatcher(options: { smtpPort: number; webPort: number }): Promise<MailCatcher>;
-};
-
-interface CaughtEmail {
-  id: string;
-  subject: string;
-  to: { address: string }[];
-  text: string;
-  html: string;
-}
-
 const partName = 'Adjustable Rear Shock Absorber 320 mm';
 
 describe('order emails in a browser', () => {
   let catcher: MailCatcher;
-  let inboxApi: string;
   let shop: Shop;
   let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
-    const webPort = await freePort();
-    catcher = await startMailCatcher({ smtpPort: await freePort(), webPort });
-    inboxApi = `http://127.0.0.1:${webPort}/api`;
-    shop = await startShop({
-      mail: { smtpUrl: catcher.smtpUrl, from: 'PartsYard <orders@partsyard.test>', pollIntervalMs: 200 },
-    });
+    catcher = await startMailCatcher();
+    shop = await startShop(mailTo(catcher));
     ({ context, page } = await shop.newPage());
   });
   afterAll(async () => {
@@ -54,18 +29,6 @@ describe('order emails in a browser', () => {
     await shop?.close();
     await catcher?.stop();
   });
-
-  /** Waits for an email to `to` whose subject matches, in the catcher's inbox. */
-  async function emailTo(to: string, subject: RegExp): Promise<CaughtEmail> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const all = (await (await fetch(`${inboxApi}/email`)).json()) as CaughtEmail[];
-      const found = all.find((m) => m.to.some((t) => t.address === to) && subject.test(m.subject));
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no email "${subject.source}" to ${to}: ${JSON.stringify(all)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
 
   it('a customer orders and pays; the order email and the receipt arrive in the mail catcher', async () => {
     await loginAs(page, demo.customer.email, demo.customer.password);
@@ -82,7 +45,7 @@ describe('order emails in a browser', () => {
     await page.getByRole('button', { name: 'Place Order' }).click();
     await page.getByTestId('toast').filter({ hasText: 'Successfully placed order.' }).first().waitFor();
 
-    const placed = await emailTo(demo.customer.email, /pay by/);
+    const placed = await catcher.emailTo(demo.customer.email, /pay by/);
     expect(placed.text).toContain(partName);
 
     await page.goto('/dashboard/my-orders');
@@ -97,7 +60,7 @@ describe('order emails in a browser', () => {
     await congrats.waitFor();
     const txId = (await congrats.textContent())?.split('TxID: ')[1] ?? '';
 
-    const receipt = await emailTo(demo.customer.email, /receipt/);
+    const receipt = await catcher.emailTo(demo.customer.email, /receipt/);
     expect(receipt.text).toContain(`Transaction id: ${txId}`);
     expect(receipt.text).toContain(partName);
     expect(receipt.html).toContain(txId);
@@ -105,7 +68,7 @@ describe('order emails in a browser', () => {
     // The receipt as a person reads it, in the catcher's inbox: its HTML body on a page of its own.
     const { context: inbox, page: reader } = await shop.newPage(375);
     try {
-      await reader.goto(`${inboxApi}/email/${receipt.id}/html`);
+      await reader.goto(`${catcher.api}/email/${receipt.id}/html`);
       await reader.getByRole('heading', { name: 'Payment receipt' }).waitFor();
       await reader.getByText(txId).waitFor();
       await reader.getByRole('cell', { name: new RegExp(partName.slice(0, 20)) }).waitFor();
@@ -116,28 +79,15 @@ describe('order emails in a browser', () => {
   });
 
   it('an admin opening the dashboard lands on the overview and sees the sale, at 1280 px and 375 px', async () => {
-    // Today's revenue (UTC) as the orders table holds it, summed here independently of the overview's queries.
-    const [{ cents }] = await shop.app.server.database.db
-      .select({ cents: sql<string>`coalesce(sum(${orders.totalCents}), 0)` })
-      .from(orders)
-      .where(
-        sql`${orders.status} in ('paid', 'shipped') and ${orders.paidAt} >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`,
-      );
-    const today = new Date().toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-    expect(Number(cents)).toBeGreaterThan(0);
+    const { cents } = await todaysSales(shop);
+    expect(cents).toBeGreaterThan(0);
     for (const width of [1280, 375]) {
       const { context: adminContext, page: admin } = await shop.newPage(width);
       try {
         await loginAs(admin, demo.admin.email, demo.admin.password);
-        await admin.goto('/');
-        await admin.getByRole('button', { name: 'Account menu' }).click();
-        await admin.getByRole('link', { name: 'Dashboard' }).click();
-        await admin.waitForURL('**/dashboard/overview');
-        await admin.getByRole('heading', { name: 'Overview' }).waitFor();
-        await admin.getByText('Revenue, last 30 days', { exact: true }).waitFor();
+        await openOverview(admin);
         // The sale, as text: today's row of the revenue table (read by screen readers under the chart).
-        const todayRow = admin.getByTestId('revenue-table').getByRole('row', { name: new RegExp(`^${today} `) });
-        expect(await todayRow.getByRole('cell').first().textContent()).toBe(formatDollars(Number(cents) / 100));
+        expect((await overviewToday(admin)).revenue).toBe(formatDollars(cents / 100));
         await admin.getByTestId('top-parts').getByText(partName).waitFor();
         // The chart is drawn (uPlot's canvas), hidden from screen readers.
         await admin.getByTestId('revenue-chart').locator('canvas').first().waitFor();
