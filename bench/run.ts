@@ -18,7 +18,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
 import * as prettier from 'prettier';
-import { defaultHttpTimeouts, type Config } from '../api/src/config';
+import { defaultGraphqlCompileAfter, defaultHttpTimeouts, type Config } from '../api/src/config';
 import { openDatabase, type Db } from '../api/src/db/database';
 import { createAccessTokens } from '../api/src/identity/accessTokens';
 import { startServer, type RunningServer } from '../api/src/server';
@@ -339,6 +339,7 @@ async function main(): Promise<void> {
       redisUrl: undefined,
       redisKeyPrefix: 'partsyard-bench',
       metricsToken: undefined,
+      graphqlCompileAfter: defaultGraphqlCompileAfter,
     };
     const opened = await openDatabase(database);
     const db = opened.db;

@@ -16,6 +16,7 @@ import type { GraphQLContext } from './graphql/context';
 import { graphqlBodyErrors, queryLimits, queryLimitsPlugin, refuseLargeBatches } from './graphql/limits';
 import { resolvers } from './graphql/resolvers';
 import { callerLookupPlugin } from './graphql/callerLookup';
+import { compiledExecutionPlugin } from './graphql/compiledExecution';
 import { createWriteTracker, publicAnswerCache, shareAnswer } from './http/answerCache';
 import { callerOf } from './http/caller';
 import { contentSecurityPolicy } from './http/contentSecurityPolicy';
@@ -94,7 +95,9 @@ export async function createApp({
 }: AppParts): Promise<{ app: Express; beginShutdown: () => void; stop: () => Promise<void> }> {
   let stopping = false;
   const inFlight = new Set<Response>();
-  const metrics = createMetrics(database.pool);
+  // After the caller lookup, among the plugins below: it runs only operations that need the caller.
+  const compiledExecution = compiledExecutionPlugin({ compileAfter: config.graphqlCompileAfter });
+  const metrics = createMetrics(database.pool, { compiledOperations: compiledExecution.compiledOperations });
   const writes = createWriteTracker(() => writeBus.announce());
   await writeBus
     .listen(() => writes.invalidate())
@@ -122,6 +125,7 @@ export async function createApp({
       queryLimitsPlugin(),
       callerLookupPlugin(schema), // before caching: it records whether the operation is caller-free
       ...cachingPlugins(writes),
+      compiledExecution,
       {
         async requestDidStart() {
           return {

@@ -73,6 +73,11 @@ export interface Config {
    * production mode.
    */
   metricsToken: string | undefined;
+  /**
+   * How many times a signed-in caller's query is asked before it runs compiled (graphql/compiledExecution.ts);
+   * 1 compiles at the first.
+   */
+  graphqlCompileAfter: number;
 }
 
 /** Node's HTTP server timeouts (README, "Settings"). */
@@ -115,6 +120,9 @@ export interface OrderLimits {
   /** How many unpaid orders one customer may hold at once. */
   unpaidPerCustomer: number;
 }
+
+/** A signed-in caller's query runs compiled once asked this many times (GRAPHQL_COMPILE_AFTER). */
+export const defaultGraphqlCompileAfter = 10;
 
 export const defaultOrderLimits: OrderLimits = { unpaidExpiryMs: 60 * 60_000, unpaidPerCustomer: 10 };
 /** The sweeps' default period: expired stock is back within this (plus the sweep's own run time). */
@@ -351,6 +359,9 @@ const environment = z
     UNPAID_ORDERS_PER_CUSTOMER: setting(
       wholeNumber(1, 1000, (value) => `must be a whole number from 1 to 1000, got "${value}"`),
     ),
+    GRAPHQL_COMPILE_AFTER: setting(
+      wholeNumber(1, 1000, (value) => `must be a whole number from 1 to 1000, got "${value}"`),
+    ),
     // At most 30 s: expired stock must be back on sale within a minute of its expiry, whatever the sweep costs.
     SWEEP_INTERVAL: setting(duration(1000, 30_000, '1s to 30s')),
     SMTP_URL: setting(
@@ -544,6 +555,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: settings.REDIS_URL,
     redisKeyPrefix: settings.REDIS_KEY_PREFIX ?? 'partsyard',
     metricsToken: settings.METRICS_TOKEN,
+    graphqlCompileAfter: settings.GRAPHQL_COMPILE_AFTER ?? defaultGraphqlCompileAfter,
   };
 }
 

@@ -39,7 +39,13 @@ export interface Metrics {
   close: () => void;
 }
 
-export function createMetrics(pool: Pool | null): Metrics {
+/** What the metrics read from elsewhere when scraped. */
+export interface MetricSources {
+  /** The GraphQL operations compiled now (graphql/compiledExecution.ts). */
+  compiledOperations?: () => number;
+}
+
+export function createMetrics(pool: Pool | null, sources: MetricSources = {}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'partsyard_process_' });
   const labels = ['method', 'route', 'status'] as const;
@@ -85,6 +91,15 @@ export function createMetrics(pool: Pool | null): Metrics {
       this.set({ state: 'total' }, pool.totalCount);
       this.set({ state: 'idle' }, pool.idleCount);
       this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+
+  new Gauge({
+    name: 'partsyard_graphql_compiled_operations',
+    help: 'GraphQL operations compiled (graphql-jit) and kept, for the queries signed-in people ask again and again',
+    registers: [registry],
+    collect() {
+      this.set(sources.compiledOperations?.() ?? 0);
     },
   });
 

@@ -410,6 +410,7 @@ describe('configuration for production (DATABASE_URL set)', () => {
 
     it('METRICS_TOKEN: 16 printable characters or more, no spaces (unset by default)', () => {
       expect(loadConfig(production({})).metricsToken).toBeUndefined();
+      expect(loadConfig(production({})).graphqlCompileAfter).toBe(10);
       expect(loadConfig(production({ METRICS_TOKEN: 'scrape-me-0123456789' })).metricsToken).toBe(
         'scrape-me-0123456789',
       );
@@ -471,6 +472,8 @@ describe('configuration for production (DATABASE_URL set)', () => {
       ['UNPAID_ORDER_EXPIRY', '30d', (c: Config) => c.orders.unpaidExpiryMs, 30 * 86_400_000],
       ['UNPAID_ORDERS_PER_CUSTOMER', '1', (c: Config) => c.orders.unpaidPerCustomer, 1],
       ['UNPAID_ORDERS_PER_CUSTOMER', '1000', (c: Config) => c.orders.unpaidPerCustomer, 1000],
+      ['GRAPHQL_COMPILE_AFTER', '1', (c: Config) => c.graphqlCompileAfter, 1],
+      ['GRAPHQL_COMPILE_AFTER', '1000', (c: Config) => c.graphqlCompileAfter, 1000],
       ['SWEEP_INTERVAL', '1', (c: Config) => c.sweepIntervalMs, 1000],
       ['SWEEP_INTERVAL', '30s', (c: Config) => c.sweepIntervalMs, 30_000],
       ['HTTP_KEEP_ALIVE_TIMEOUT', '5m', (c: Config) => c.http.keepAliveTimeoutMs, 300_000],
@@ -487,6 +490,7 @@ describe('configuration for production (DATABASE_URL set)', () => {
       ['JWT_SECRET', 's'.repeat(31), 'JWT_SECRET must be at least 32 characters long'],
       ['UNPAID_ORDER_EXPIRY', String(30 * 86_400 + 1), 'UNPAID_ORDER_EXPIRY must be a duration'],
       ['UNPAID_ORDERS_PER_CUSTOMER', '1001', 'UNPAID_ORDERS_PER_CUSTOMER must be a whole number from 1 to 1000'],
+      ['GRAPHQL_COMPILE_AFTER', '0', 'GRAPHQL_COMPILE_AFTER must be a whole number from 1 to 1000'],
       ['SWEEP_INTERVAL', '31', 'SWEEP_INTERVAL must be a duration'],
       ['HTTP_KEEP_ALIVE_TIMEOUT', '301', 'HTTP_KEEP_ALIVE_TIMEOUT must be a duration'],
       ['PORT', '65536', 'PORT must be a port number'],

@@ -17,7 +17,7 @@ const token = 'metrics-token-0123456789abcdef';
 describe.each(databaseKinds)('/metrics (%s)', (kind) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(kind, { metricsToken: token });
+    app = await startTestApp(kind, { metricsToken: token, graphqlCompileAfter: 10 }); // the default
   });
   afterAll(() => app?.close());
 
@@ -71,6 +71,11 @@ describe.each(databaseKinds)('/metrics (%s)', (kind) => {
       rider.token,
     );
     expect((await app.rest('GET', `/parts/${partId}`)).status).toBe(200);
+    // A query about the caller, asked ten times, is compiled (api/src/graphql/compiledExecution.ts), same answers.
+    const mine = 'query Mine { myOrders { items { id status } total } }';
+    const answers = [];
+    for (let i = 0; i < 12; i += 1) answers.push((await app.gql(mine, {}, rider.token)).data);
+    expect(answers).toEqual(Array(12).fill({ myOrders: { items: [{ id: orderId, status: 'PAID' }], total: 1 } }));
 
     const after = await scrape(`Bearer ${token}`);
     expect(after.status).toBe(200);
@@ -88,6 +93,7 @@ describe.each(databaseKinds)('/metrics (%s)', (kind) => {
     expect(text).toMatch(
       /^partsyard_http_request_duration_seconds_count\{method="POST",route="\/graphql\/\*",status="200"\} \d+$/m,
     );
+    expect(sample(text, 'partsyard_graphql_compiled_operations')).toBe(1);
     expect(text).not.toContain(partId); // the route pattern, never the URL
     if (kind === 'postgres') expect(sample(text, 'partsyard_db_pool_connections{state="total"}')).toBeGreaterThan(0);
   });

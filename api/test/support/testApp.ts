@@ -106,6 +106,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     redisUrl: undefined,
     redisKeyPrefix: 'partsyard-test',
     metricsToken: undefined,
+    // Every signed-in query runs compiled from its first ask, so that every GraphQL suite goes through
+    // graphql-jit's execution (api/src/graphql/compiledExecution.ts) as production does after ten asks.
+    graphqlCompileAfter: 1,
     ...overrides,
   };
 }
