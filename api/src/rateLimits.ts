@@ -16,10 +16,10 @@ import { AppError } from './errors';
  * placing orders (unpaid orders hold stock). The services apply them (one rule for GraphQL and REST; each
  * operation of a GraphQL batch or each alias counts); they receive the limiter at construction.
  *
- * Counted with rate-limiter-flexible in a store every replica sees (docs/decisions.md, "Running in production"): Redis when
- * REDIS_URL is set, else the PostgreSQL database (table `rate_limits`) in production mode, and this process's
- * memory only in the embedded default (one process). Fixed windows: a key may make `max` attempts in a
- * window that starts at its first attempt; refused attempts do not count.
+ * Counted with rate-limiter-flexible in a store every replica sees (docs/decisions.md, "Running in
+ * production"): Redis when REDIS_URL is set, else the PostgreSQL database (table `rate_limits`) in production
+ * mode, and this process's memory only in the embedded default (one process). Fixed windows: a key may make
+ * `max` attempts in a window that starts at its first attempt; refused attempts do not count.
  */
 
 /** Where a call came from: the client address the HTTP layer saw. */

@@ -52,8 +52,8 @@ export async function startServer(
   const identity = overrides.identity ?? createFirebaseIdentity(config.firebase);
   const tokens = createAccessTokens(config.jwt);
   const gateway: PaymentGateway = config.stripe ? createStripeGateway(config.stripe) : createTestGateway(database.db);
-  // What replicas share (docs/decisions.md, "Running in production"): Redis if configured, else PostgreSQL; memory only in
-  // the embedded default.
+  // What replicas share (docs/decisions.md, "Running in production"): Redis if configured, else PostgreSQL;
+  // memory only in the embedded default.
   const redisPrefix = config.redisKeyPrefix;
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
   if (redis) {

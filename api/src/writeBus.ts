@@ -5,8 +5,8 @@ import { describeError, logger } from './logger';
 
 /**
  * Tells the other replicas that this one wrote, so that they drop their public answer cache at once
- * (api/src/http/answerCache.ts; docs/decisions.md, "Running in production"): PostgreSQL LISTEN/NOTIFY in production mode,
- * Redis pub/sub when REDIS_URL is set, nothing in the embedded default (one process).
+ * (api/src/http/answerCache.ts; docs/decisions.md, "Running in production"): PostgreSQL LISTEN/NOTIFY in
+ * production mode, Redis pub/sub when REDIS_URL is set, nothing in the embedded default (one process).
  *
  * A replica whose listening connection drops reconnects and then drops its cache (it may have missed a
  * notice); meanwhile its answers are at most s-maxage old, as without this.
