@@ -87,7 +87,12 @@ describe('Manage Parts: pricing', () => {
     await userEvent.type(within(dialog).getByLabelText('Break 2: from units'), '100');
     await userEvent.type(within(dialog).getAllByLabelText('Unit price ($)')[1], '11');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save pricing' }));
-    expect(await within(dialog).findByText(pricingMessages.tierPriceNotLower)).toBeInTheDocument();
+    const message = await within(dialog).findByText(pricingMessages.tierPriceNotLower);
+    // Tied to its field and announced, as every form's messages are (ShopForm's FieldFrame).
+    const price = within(dialog).getAllByLabelText('Unit price ($)')[1];
+    expect(price).toHaveAttribute('aria-invalid', 'true');
+    expect(price).toHaveAccessibleDescription(pricingMessages.tierPriceNotLower);
+    expect(message).toHaveAttribute('aria-live', 'polite');
     expect(screen.queryByText('Pricing saved.')).not.toBeInTheDocument();
     expect(dialog).toHaveAttribute('open');
   });

@@ -1,5 +1,6 @@
 import { checkPackSize, checkPriceTiers, dollarsToCents } from '@partsyard/common';
 import { useId } from 'react';
+import { errorAria, FieldFrame } from '../../components/form/ShopForm';
 
 /** Quantity breaks as typed: text until sent. */
 export interface TierDraft {
@@ -53,32 +54,26 @@ export function PriceTiersEditor({
     onChange({ ...value, tiers: value.tiers.map((t, k) => (k === i ? { ...t, ...patch } : t)) });
   const field = (name: string, label: string, text: string, set: (v: string) => void, placeholder?: string) => {
     const fieldId = `${id}-${name}`;
-    const error = errors[name];
     return (
-      <label className="flex flex-col gap-1 text-sm" htmlFor={fieldId}>
-        <span className="font-semibold">{label}</span>
+      <FieldFrame id={fieldId} label={label} error={errors[name]}>
         <input
           id={fieldId}
           type="number"
-          className={`input input-sm w-full ${error ? 'input-error' : ''}`}
+          className={`input input-sm w-full ${errors[name] ? 'input-error' : ''}`}
           value={text}
           placeholder={placeholder}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${fieldId}-error` : undefined}
+          {...errorAria(fieldId, errors[name])}
           onChange={(e) => set(e.target.value)}
         />
-        {error && (
-          <span id={`${fieldId}-error`} className="text-red-700">
-            {error}
-          </span>
-        )}
-      </label>
+      </FieldFrame>
     );
   };
   return (
     <fieldset className="flex flex-col gap-3 rounded-box border border-base-300 p-3">
       <legend className="px-1 font-semibold">Quantity breaks and packs</legend>
-      {errors.priceTiers && <p className="text-sm text-red-700">{errors.priceTiers}</p>}
+      <p aria-live="polite" className={errors.priceTiers ? 'text-sm text-red-700' : 'sr-only'}>
+        {errors.priceTiers}
+      </p>
       {value.tiers.length === 0 && (
         <p className="text-sm text-gray-700">No quantity breaks: one price for any amount.</p>
       )}
