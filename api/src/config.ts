@@ -78,6 +78,11 @@ export interface Config {
    * 1 compiles at the first.
    */
   graphqlCompileAfter: number;
+  /**
+   * How long one admin overview may be answered again (services/overviewService.ts) while no write has been
+   * made through this process or announced by a replica; 0 computes it for every request.
+   */
+  overviewMaxAgeMs: number;
 }
 
 /** Node's HTTP server timeouts (README, "Settings"). */
@@ -123,6 +128,8 @@ export interface OrderLimits {
 
 /** A signed-in caller's query runs compiled once asked this many times (GRAPHQL_COMPILE_AFTER). */
 export const defaultGraphqlCompileAfter = 10;
+/** An admin overview is reused for at most this long (OVERVIEW_MAX_AGE), unless a write comes first. */
+export const defaultOverviewMaxAgeMs = 5_000;
 
 export const defaultOrderLimits: OrderLimits = { unpaidExpiryMs: 60 * 60_000, unpaidPerCustomer: 10 };
 /** The sweeps' default period: expired stock is back within this (plus the sweep's own run time). */
@@ -362,6 +369,9 @@ const environment = z
     GRAPHQL_COMPILE_AFTER: setting(
       wholeNumber(1, 1000, (value) => `must be a whole number from 1 to 1000, got "${value}"`),
     ),
+    OVERVIEW_MAX_AGE: setting(
+      wholeNumber(0, 60, (value) => `must be a whole number of seconds from 0 to 60, got "${value}"`),
+    ),
     // At most 30 s: expired stock must be back on sale within a minute of its expiry, whatever the sweep costs.
     SWEEP_INTERVAL: setting(duration(1000, 30_000, '1s to 30s')),
     SMTP_URL: setting(
@@ -556,6 +566,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: settings.REDIS_KEY_PREFIX ?? 'partsyard',
     metricsToken: settings.METRICS_TOKEN,
     graphqlCompileAfter: settings.GRAPHQL_COMPILE_AFTER ?? defaultGraphqlCompileAfter,
+    overviewMaxAgeMs:
+      settings.OVERVIEW_MAX_AGE === undefined ? defaultOverviewMaxAgeMs : settings.OVERVIEW_MAX_AGE * 1000,
   };
 }
 

@@ -14,6 +14,7 @@ import { startMailer, type Mailer } from './services/mailer';
 import { startSweeps, type Sweeps } from './services/sweeps';
 import { Redis } from 'ioredis';
 import { createRateLimits, type RateLimitStore } from './rateLimits';
+import { createWriteTracker } from './http/answerCache';
 import { noWriteBus, postgresWriteBus, redisWriteBus, type WriteBus } from './writeBus';
 
 export interface RunningServer {
@@ -72,6 +73,8 @@ export async function startServer(
       ? postgresWriteBus(config.database.url, pool)
       : noWriteBus;
   const rateLimits = createRateLimits(config.rateLimits, store);
+  // This process's writes and the replicas' (announced on the bus): what a kept answer must not outlive.
+  const writes = createWriteTracker(() => writeBus.announce());
   const services = createServices({
     db: database.db,
     identity,
@@ -80,6 +83,7 @@ export async function startServer(
     adminEmails: config.adminEmails,
     rateLimits,
     orderLimits: config.orders,
+    overviewReuse: { maxAgeMs: config.overviewMaxAgeMs, generation: () => writes.readableGeneration() },
   });
   if (config.seedDemo) await seedDemo(database.db, identity);
   await services.users.applyAdminEmails();
@@ -87,7 +91,7 @@ export async function startServer(
   const { smtpUrl, from, pollIntervalMs } = config.mail;
   const mailer = smtpUrl ? startMailer(database.db, { smtpUrl, from, pollIntervalMs }) : null;
 
-  const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens, writeBus });
+  const { app, beginShutdown, stop } = await createApp({ config, database, services, tokens, writeBus, writes });
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.http;
   // Slow clients are cut: headers within headersTimeout, the whole request within requestTimeout (answered
   // 408 by Node), idle kept-alive connections closed after keepAliveTimeout. Node checks the first two every

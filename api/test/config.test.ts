@@ -411,6 +411,7 @@ describe('configuration for production (DATABASE_URL set)', () => {
     it('METRICS_TOKEN: 16 printable characters or more, no spaces (unset by default)', () => {
       expect(loadConfig(production({})).metricsToken).toBeUndefined();
       expect(loadConfig(production({})).graphqlCompileAfter).toBe(10);
+      expect(loadConfig(production({})).overviewMaxAgeMs).toBe(5_000);
       expect(loadConfig(production({ METRICS_TOKEN: 'scrape-me-0123456789' })).metricsToken).toBe(
         'scrape-me-0123456789',
       );
@@ -474,6 +475,8 @@ describe('configuration for production (DATABASE_URL set)', () => {
       ['UNPAID_ORDERS_PER_CUSTOMER', '1000', (c: Config) => c.orders.unpaidPerCustomer, 1000],
       ['GRAPHQL_COMPILE_AFTER', '1', (c: Config) => c.graphqlCompileAfter, 1],
       ['GRAPHQL_COMPILE_AFTER', '1000', (c: Config) => c.graphqlCompileAfter, 1000],
+      ['OVERVIEW_MAX_AGE', '0', (c: Config) => c.overviewMaxAgeMs, 0],
+      ['OVERVIEW_MAX_AGE', '60', (c: Config) => c.overviewMaxAgeMs, 60_000],
       ['SWEEP_INTERVAL', '1', (c: Config) => c.sweepIntervalMs, 1000],
       ['SWEEP_INTERVAL', '30s', (c: Config) => c.sweepIntervalMs, 30_000],
       ['HTTP_KEEP_ALIVE_TIMEOUT', '5m', (c: Config) => c.http.keepAliveTimeoutMs, 300_000],
@@ -491,6 +494,8 @@ describe('configuration for production (DATABASE_URL set)', () => {
       ['UNPAID_ORDER_EXPIRY', String(30 * 86_400 + 1), 'UNPAID_ORDER_EXPIRY must be a duration'],
       ['UNPAID_ORDERS_PER_CUSTOMER', '1001', 'UNPAID_ORDERS_PER_CUSTOMER must be a whole number from 1 to 1000'],
       ['GRAPHQL_COMPILE_AFTER', '0', 'GRAPHQL_COMPILE_AFTER must be a whole number from 1 to 1000'],
+      ['OVERVIEW_MAX_AGE', '61', 'OVERVIEW_MAX_AGE must be a whole number of seconds from 0 to 60'],
+      ['OVERVIEW_MAX_AGE', '5s', 'OVERVIEW_MAX_AGE must be a whole number of seconds from 0 to 60'],
       ['SWEEP_INTERVAL', '31', 'SWEEP_INTERVAL must be a duration'],
       ['HTTP_KEEP_ALIVE_TIMEOUT', '301', 'HTTP_KEEP_ALIVE_TIMEOUT must be a duration'],
       ['PORT', '65536', 'PORT must be a port number'],

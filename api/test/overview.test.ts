@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { orders } from '../src/db/schema';
 import type { Actor } from '../src/services/actor';
+import { createOverviewService } from '../src/services/overviewService';
 import { actorOf, addPartAs, expectAppError, placeOrderAs, signUp, testCard } from './services/helpers';
 import { databaseKinds } from './support/env';
 import { captureLogs } from './support/logs';
@@ -167,5 +168,114 @@ describe.each(databaseKinds)('the admin overview (%s)', (kind) => {
     const overview = await services().overview.overview(admin);
     expect(overview.topParts[0]).toEqual({ partId: null, name: 'Part Gone', revenueCents: 20000, units: 2 });
     expect(overview.topParts.map((p) => p.name)).toEqual(['Part Gone', 'Part B', 'Part A']);
+  });
+});
+
+/**
+ * One computed overview answers every admin (issue 15): until its max age, while no write has been made through
+ * any replica. Each caller's right is still checked on every request.
+ */
+describe.each(databaseKinds)('the admin overview reused (%s)', (kind) => {
+  let app: TestApp;
+  let admin: Actor;
+  let customer: Actor;
+
+  beforeAll(async () => {
+    app = await startTestApp(kind, { overviewMaxAgeMs: 60_000 });
+    const adminUser = await signUp(app, { admin: true });
+    admin = await actorOf(app, adminUser);
+    customer = await actorOf(app, await signUp(app));
+  });
+  afterAll(() => app?.close());
+
+  const messages = (overview: { latestMessages: { message: string }[] }) =>
+    overview.latestMessages.map((m) => m.message);
+  const write = (message: string) =>
+    app.server.services.contact.sendMessage({
+      firstName: 'Reuse',
+      lastName: 'Test',
+      phone: '',
+      email: 'reuse@example.test',
+      message,
+    });
+
+  it('is computed once for the admins asking within its age, and afresh after it, a write or a write in flight', async () => {
+    let generation: number | null = 1;
+    let clock = 1_000_000;
+    const service = createOverviewService(app.server.database.db, {
+      maxAgeMs: 5_000,
+      generation: () => generation,
+      now: () => clock,
+    });
+    await write('first');
+    // Asked at once: one computation, the same answer.
+    const [a, b] = await Promise.all([service.overview(admin), service.overview(admin)]);
+    expect(b).toBe(a);
+    expect(messages(a)[0]).toBe('first');
+
+    // A message no request announced: not seen within the age; seen after it.
+    await write('second');
+    clock += 4_999;
+    expect(await service.overview(admin)).toBe(a);
+    await expectAppError(service.overview(customer), 'FORBIDDEN'); // the right, every time
+    clock += 1;
+    const c = await service.overview(admin);
+    expect(messages(c)[0]).toBe('second');
+
+    // A write (this process's or a replica's) makes the next one afresh, at once.
+    await write('third');
+    generation = 2;
+    const d = await service.overview(admin);
+    expect(messages(d)[0]).toBe('third');
+    expect(await service.overview(admin)).toBe(d);
+
+    // While a write is in flight nothing is reused or kept.
+    generation = null;
+    const e = await service.overview(admin);
+    expect(e).not.toBe(d);
+    expect(await service.overview(admin)).not.toBe(e);
+    generation = 2;
+    expect(await service.overview(admin)).not.toBe(e); // `d`'s generation, but `e` was not kept
+  });
+
+  it('through the app: an order placed over GraphQL shows at once, a change made in SQL waits for the age', async () => {
+    const adminUser = await signUp(app, { admin: true });
+    const customerUser = await signUp(app);
+    const part = await addPartAs(app, admin, { name: 'Reuse Part', price: 1, minOrder: 1, available: 50 });
+    const query = '{ adminOverview { ordersByStatus { status count } latestMessages { message } } }';
+    type Answer = { adminOverview: { ordersByStatus: { status: string; count: number }[] } };
+    const unpaid = async () =>
+      (await app.gql<Answer>(query, {}, adminUser.token)).data?.adminOverview.ordersByStatus.find(
+        (s) => s.status === 'UNPAID',
+      )?.count;
+
+    const before = await unpaid();
+    expect(before).toEqual(expect.any(Number));
+    // Behind the app's back: the kept overview is answered.
+    await app.server.database.db.insert(orders).values({
+      partId: part.id,
+      partName: part.name,
+      userId: customer.userId,
+      email: 'reuse@example.test',
+      name: 'Reuse',
+      phone: '01712345678',
+      orderAmount: 1,
+      unitPriceCents: 100,
+      totalCents: 100,
+      status: 'unpaid',
+      expiresAt: sql`now() + interval '1 hour'`,
+    });
+    expect(await unpaid()).toBe(before);
+    // A mutation through the app: the next overview is computed afresh (and counts both).
+    const placed = await app.gql(
+      'mutation ($input: PlaceOrderInput!) { placeOrder(input: $input) { id } }',
+      { input: { partId: part.id, name: 'Reuse', phone: '01712345678', orderAmount: 1 } },
+      customerUser.token,
+    );
+    expect(placed.errors).toBeUndefined();
+    expect(await unpaid()).toBe((before as number) + 2);
+    // A customer is refused even while an overview is kept.
+    const refused = await app.gql(query, {}, customerUser.token);
+    expect(refused.errors?.[0].extensions?.code).toBe('FORBIDDEN');
   });
 });

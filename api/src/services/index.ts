@@ -7,7 +7,7 @@ import type { PaymentGateway } from '../payments/paymentGateway';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
 import { createOrdersService } from './ordersService';
-import { createOverviewService } from './overviewService';
+import { createOverviewService, type OverviewReuse } from './overviewService';
 import { createPartsService } from './partsService';
 import { createPaymentsService } from './paymentsService';
 import { createReviewsService } from './reviewsService';
@@ -23,6 +23,8 @@ export interface ServiceDeps {
   rateLimits?: RateLimiter;
   /** Unpaid orders' expiry and cap; the production defaults when not given. */
   orderLimits?: OrderLimits;
+  /** When an admin overview may be answered again; computed for every request when not given. */
+  overviewReuse?: OverviewReuse;
 }
 
 /** Every business rule of the shop, once. GraphQL resolvers and REST handlers both call these. */
@@ -43,7 +45,7 @@ export function createServices(deps: ServiceDeps) {
     payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders }),
     reviews: createReviewsService({ db: deps.db, parts }),
     contact: createContactService(deps.db, rateLimits),
-    overview: createOverviewService(deps.db),
+    overview: createOverviewService(deps.db, deps.overviewReuse),
   };
 }
 

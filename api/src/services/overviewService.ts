@@ -52,41 +52,57 @@ function dayBefore(today: string, back: number): string {
   return at.toISOString().slice(0, 10);
 }
 
-export function createOverviewService(db: Db) {
-  return {
-    async overview(actor: Actor | null): Promise<AdminOverview> {
-      authorize('overview.overview', actor);
-      // The database's clock decides what "today" is (replicas may disagree), as the expiry does.
-      const [{ today }] = await db
-        .select({ today: sql<string>`to_char(now() at time zone 'UTC', 'YYYY-MM-DD')` })
-        .from(sql`(values (1)) as clock(one)`);
-      /** Midnight UTC starting the first of the days shown. */
-      const since = new Date(`${dayBefore(today, overviewDays - 1)}T00:00:00Z`);
-      const paidSince = and(inArray(orders.status, paid), gte(orders.paidAt, since));
-      // Grouped by the UTC date (a cheap cast per row), formatted once per day.
-      const paidDate = sql`(${orders.paidAt} at time zone 'UTC')::date`;
-      const paidDay = sql<string>`to_char(${paidDate}, 'YYYY-MM-DD')`;
+/**
+ * When one computed overview may be answered again (issue 15: 32 admins at once cost the database 40 ms of CPU
+ * each). The overview is the same for every admin, so one computation serves all of them, including those
+ * asking while it runs, for `maxAgeMs` and while `generation` is unchanged: it changes with every write made
+ * through this process and every write a replica announces (http/answerCache.ts, writeBus.ts), so an admin who
+ * ships an order sees it at once. What no request writes (an unpaid order expiring, a change made in SQL) shows
+ * within `maxAgeMs`. `generation` is null while a write is in flight: nothing is reused or kept then.
+ */
+export interface OverviewReuse {
+  maxAgeMs: number;
+  generation: () => number | null;
+  now?: () => number;
+}
 
-      const [days, byStatus, [reserved], top, low, [lowTotal], messages] = await Promise.all([
-        db
-          .select({ day: paidDay, revenueCents: sum(orders.totalCents).mapWith(Number), orders: count() })
-          .from(orders)
-          .where(paidSince)
-          .groupBy(paidDate),
-        // Kept with every write (migration 0010): no scan of every order.
-        db
-          .select({ status: orderCounts.status, count: sql<number>`sum(${orderCounts.orders})::int` })
-          .from(orderCounts)
-          .groupBy(orderCounts.status),
-        db
-          .select({ units: sum(orders.orderAmount).mapWith(Number), orders: count() })
-          .from(orders)
-          .where(and(eq(orders.status, 'unpaid'), gt(orders.expiresAt, sql`now()`))),
-        // Grouped from orders_paid_at_idx alone (its INCLUDE columns), then the five joined to their parts; the
-        // orders of deleted parts (part_id null) are one line, named after those orders.
-        db
-          .execute(
-            sql`with top as (
+export function createOverviewService(db: Db, reuse?: OverviewReuse) {
+  const now = reuse?.now ?? Date.now;
+  const maxAgeMs = reuse?.maxAgeMs ?? 0;
+  let kept: { at: number; generation: number; overview: Promise<AdminOverview> } | undefined;
+
+  async function computed(): Promise<AdminOverview> {
+    // The database's clock decides what "today" is (replicas may disagree), as the expiry does.
+    const [{ today }] = await db
+      .select({ today: sql<string>`to_char(now() at time zone 'UTC', 'YYYY-MM-DD')` })
+      .from(sql`(values (1)) as clock(one)`);
+    /** Midnight UTC starting the first of the days shown. */
+    const since = new Date(`${dayBefore(today, overviewDays - 1)}T00:00:00Z`);
+    const paidSince = and(inArray(orders.status, paid), gte(orders.paidAt, since));
+    // Grouped by the UTC date (a cheap cast per row), formatted once per day.
+    const paidDate = sql`(${orders.paidAt} at time zone 'UTC')::date`;
+    const paidDay = sql<string>`to_char(${paidDate}, 'YYYY-MM-DD')`;
+
+    const [days, byStatus, [reserved], top, low, [lowTotal], messages] = await Promise.all([
+      db
+        .select({ day: paidDay, revenueCents: sum(orders.totalCents).mapWith(Number), orders: count() })
+        .from(orders)
+        .where(paidSince)
+        .groupBy(paidDate),
+      // Kept with every write (migration 0010): no scan of every order.
+      db
+        .select({ status: orderCounts.status, count: sql<number>`sum(${orderCounts.orders})::int` })
+        .from(orderCounts)
+        .groupBy(orderCounts.status),
+      db
+        .select({ units: sum(orders.orderAmount).mapWith(Number), orders: count() })
+        .from(orders)
+        .where(and(eq(orders.status, 'unpaid'), gt(orders.expiresAt, sql`now()`))),
+      // Grouped from orders_paid_at_idx alone (its INCLUDE columns), then the five joined to their parts; the
+      // orders of deleted parts (part_id null) are one line, named after those orders.
+      db
+        .execute(
+          sql`with top as (
                   select ${orders.partId} as part_id, sum(${orders.totalCents}) as revenue, sum(${orders.orderAmount}) as units
                   from ${orders} where ${paidSince}
                   group by ${orders.partId} order by revenue desc, ${orders.partId} limit ${overviewTopParts})
@@ -95,53 +111,71 @@ export function createOverviewService(db: Db) {
                                                 where ${orders.partId} is null and ${paidSince})) as name
                 from top left join ${parts} on ${parts.id} = top.part_id
                 order by top.revenue desc, top.part_id`,
-          )
-          .then((result) =>
-            (result as { rows: { part_id: string | null; revenue: string; units: string; name: string }[] }).rows.map(
-              (row) => ({
-                partId: row.part_id,
-                name: row.name,
-                revenueCents: Number(row.revenue),
-                units: Number(row.units),
-              }),
-            ),
+        )
+        .then((result) =>
+          (result as { rows: { part_id: string | null; revenue: string; units: string; name: string }[] }).rows.map(
+            (row) => ({
+              partId: row.part_id,
+              name: row.name,
+              revenueCents: Number(row.revenue),
+              units: Number(row.units),
+            }),
           ),
-        db
-          .select({ id: parts.id, name: parts.name, available: parts.available, minOrder: parts.minOrder })
-          .from(parts)
-          .where(lt(parts.available, sql`2 * ${parts.minOrder}`))
-          .orderBy(sql`${parts.available}::float / ${parts.minOrder}`, parts.name, parts.id)
-          .limit(overviewLowStock),
-        db
-          .select({ total: count() })
-          .from(parts)
-          .where(lt(parts.available, sql`2 * ${parts.minOrder}`)),
-        db
-          .select()
-          .from(contactMessages)
-          .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
-          .limit(overviewMessages),
-      ]);
+        ),
+      db
+        .select({ id: parts.id, name: parts.name, available: parts.available, minOrder: parts.minOrder })
+        .from(parts)
+        .where(lt(parts.available, sql`2 * ${parts.minOrder}`))
+        .orderBy(sql`${parts.available}::float / ${parts.minOrder}`, parts.name, parts.id)
+        .limit(overviewLowStock),
+      db
+        .select({ total: count() })
+        .from(parts)
+        .where(lt(parts.available, sql`2 * ${parts.minOrder}`)),
+      db
+        .select()
+        .from(contactMessages)
+        .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+        .limit(overviewMessages),
+    ]);
 
-      const perDay = new Map(days.map((d) => [d.day, d]));
-      const revenueByDay: DayRevenue[] = [];
-      for (let back = overviewDays - 1; back >= 0; back--) {
-        const day = dayBefore(today, back);
-        const found = perDay.get(day);
-        revenueByDay.push({ day, revenueCents: found?.revenueCents ?? 0, orders: found?.orders ?? 0 });
-      }
-      const counted = new Map(byStatus.map((s) => [s.status as OrderStatus, s.count]));
-      return {
-        revenueByDay,
-        revenueCents: revenueByDay.reduce((total, d) => total + d.revenueCents, 0),
-        ordersByStatus: statuses.map((status) => ({ status, count: counted.get(status) ?? 0 })),
-        unitsReserved: reserved?.units ?? 0,
-        unpaidOrders: reserved?.orders ?? 0,
-        topParts: top,
-        lowStock: low,
-        lowStockTotal: lowTotal?.total ?? 0,
-        latestMessages: messages,
-      };
+    const perDay = new Map(days.map((d) => [d.day, d]));
+    const revenueByDay: DayRevenue[] = [];
+    for (let back = overviewDays - 1; back >= 0; back--) {
+      const day = dayBefore(today, back);
+      const found = perDay.get(day);
+      revenueByDay.push({ day, revenueCents: found?.revenueCents ?? 0, orders: found?.orders ?? 0 });
+    }
+    const counted = new Map(byStatus.map((s) => [s.status as OrderStatus, s.count]));
+    return {
+      revenueByDay,
+      revenueCents: revenueByDay.reduce((total, d) => total + d.revenueCents, 0),
+      ordersByStatus: statuses.map((status) => ({ status, count: counted.get(status) ?? 0 })),
+      unitsReserved: reserved?.units ?? 0,
+      unpaidOrders: reserved?.orders ?? 0,
+      topParts: top,
+      lowStock: low,
+      lowStockTotal: lowTotal?.total ?? 0,
+      latestMessages: messages,
+    };
+  }
+
+  return {
+    async overview(actor: Actor | null): Promise<AdminOverview> {
+      // Every caller's right, every time: only the figures are shared.
+      authorize('overview.overview', actor);
+      const generation = reuse && maxAgeMs > 0 ? reuse.generation() : null;
+      if (generation === null) return computed();
+      const at = now();
+      if (kept && kept.generation === generation && at - kept.at < maxAgeMs) return kept.overview;
+      const overview = computed();
+      const entry = { at, generation, overview };
+      kept = entry;
+      // A failure (the database down) is answered to those waiting on it, never kept for the next.
+      overview.catch(() => {
+        if (kept === entry) kept = undefined;
+      });
+      return overview;
     },
   };
 }
