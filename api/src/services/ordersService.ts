@@ -9,7 +9,7 @@ import {
   purchaseSchema,
   unitPriceCents,
 } from '@partsyard/common';
-import { and, count, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { OrderLimits } from '../config';
 import type { Db, Tx } from '../db/database';
@@ -114,10 +114,13 @@ export function createOrdersService(deps: {
   /** An order the caller may see: their own, or any for an admin. */
   const getOrder = (actor: Actor | null, id: string): Promise<OrderRow> => orderFor('orders.getOrder', actor, id);
 
-  /** A page of orders, newest first, prepared once (named statements on a PostgreSQL server). */
-  const preparedPage = (name: string, where?: SQL) =>
+  /**
+   * A page of orders, newest first, with the list's total on each row (`listTotal`): one round trip (issue 15).
+   * Prepared once (named statements on a PostgreSQL server).
+   */
+  const preparedPage = (name: string, total: SQL, where?: SQL) =>
     db
-      .select()
+      .select({ ...getTableColumns(orders), listTotal: sql<number>`${total}`.mapWith(Number) })
       .from(orders)
       .where(where)
       .orderBy(desc(orders.createdAt), desc(orders.id))
@@ -127,34 +130,41 @@ export function createOrdersService(deps: {
   /**
    * All Orders' totals come from `order_counts`, kept by triggers in the transaction of every write to orders
    * (migration 0010): exact, and a sum of at most 64 rows instead of a count of every order. A customer's own
-   * orders are few: counted.
+   * orders are few: counted with the page (a window over the rows the page is taken from).
    */
   const keptCount = (where?: SQL) =>
     db
       .select({ total: sql<number>`coalesce(sum(${orderCounts.orders}), 0)::int` })
       .from(orderCounts)
       .where(where);
+  const keptTotal = (where?: SQL) => sql`(${keptCount(where).getSQL()})`;
+  const ofUser = eq(orders.userId, sql.placeholder('userId'));
   const lists = {
     ofUser: {
-      page: preparedPage('orders_of_user', eq(orders.userId, sql.placeholder('userId'))),
-      count: db
-        .select({ total: count() })
-        .from(orders)
-        .where(eq(orders.userId, sql.placeholder('userId')))
-        .prepare('orders_of_user_count'),
+      page: preparedPage('orders_of_user', sql`count(*) over ()`, ofUser),
+      count: db.select({ total: count() }).from(orders).where(ofUser).prepare('orders_of_user_count'),
     },
     ofStatus: {
-      page: preparedPage('orders_of_status', eq(orders.status, sql.placeholder('status'))),
+      page: preparedPage(
+        'orders_of_status',
+        keptTotal(eq(orderCounts.status, sql.placeholder('status'))),
+        eq(orders.status, sql.placeholder('status')),
+      ),
       count: keptCount(eq(orderCounts.status, sql.placeholder('status'))).prepare('order_counts_of_status'),
     },
-    all: { page: preparedPage('orders_all'), count: keptCount().prepare('order_counts_all') },
+    all: { page: preparedPage('orders_all', keptTotal()), count: keptCount().prepare('order_counts_all') },
   };
   async function listFrom(list: (typeof lists)['all'], params: Record<string, unknown>, { offset, limit }: Page) {
-    return pageWithTotal(
-      { offset, limit },
-      () => list.page.execute({ ...params, offset, limit }),
-      async () => (await list.count.execute(params))[0].total,
-    );
+    const rows = await list.page.execute({ ...params, offset, limit });
+    // A page past the end has no row to carry the total: counted apart.
+    if (!rows.length)
+      return pageWithTotal(
+        { offset, limit },
+        async () => [],
+        async () => (await list.count.execute(params))[0].total,
+      );
+    const items: OrderRow[] = rows.map(({ listTotal: _total, ...order }) => order);
+    return { items, total: rows[0].listTotal };
   }
 
   /** The cap's count: an order placed alone counts one, and so does a whole checkout (however many lines). */
