@@ -130,14 +130,30 @@ export const orderAmountRule = ({ minOrder, available, priceCents, packSize }: S
 /** An amount alone (a cart line, a checkout's line): the same rules as the purchase form's amount. */
 export const orderAmountSchema = (stock: StockLimits) => yup.object({ orderAmount: orderAmountRule(stock) });
 
-/** The purchase form; email is the signed-in user's and is checked by emailRule where it is shown. */
-export const purchaseSchema = (stock: StockLimits) =>
+const makePurchaseSchema = (stock: StockLimits) =>
   yup.object({
     name: shortText().required(messages.nameRequired),
     phone: phoneRule(),
     orderAmount: orderAmountRule(stock),
     address: longText().default(''),
   });
+/** Schemas already built, by the limits they were built for: building one cost a fifth of an order's CPU. */
+const purchaseSchemas = new Map<string, ReturnType<typeof makePurchaseSchema>>();
+
+/**
+ * The purchase form; email is the signed-in user's and is checked by emailRule where it is shown. The same
+ * limits give the same schema (yup schemas are immutable), made once; at most 500 kept.
+ */
+export function purchaseSchema(stock: StockLimits) {
+  const key = `${stock.minOrder}/${stock.available}/${stock.priceCents}/${stock.packSize}`;
+  let schema = purchaseSchemas.get(key);
+  if (!schema) {
+    if (purchaseSchemas.size >= 500) purchaseSchemas.clear();
+    schema = makePurchaseSchema(stock);
+    purchaseSchemas.set(key, schema);
+  }
+  return schema;
+}
 
 /** A checkout's contact details (the purchase form's, without an amount: the cart's lines carry those). */
 export const checkoutSchema = yup.object({

@@ -22,7 +22,7 @@ import { releaseStock } from './stock';
 export const expiryBatch = 200;
 
 /** Unpaid orders past their expiry, matching `where`. */
-const dueWhere = (where?: SQL) => and(eq(orders.status, 'unpaid'), lte(orders.expiresAt, sql`now()`), where);
+export const dueWhere = (where?: SQL) => and(eq(orders.status, 'unpaid'), lte(orders.expiresAt, sql`now()`), where);
 
 /**
  * Expires the unpaid orders that are due and match `where`, inside `tx`: answers the orders expired. A row

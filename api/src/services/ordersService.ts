@@ -21,7 +21,7 @@ import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
 import type { Actor } from './actor';
 import { orderPlacedEmail, shippedEmail } from './emails';
-import { expireDueOrders, expireOrderIfDue, intentKeys } from './expiry';
+import { dueWhere, expireDueOrders, expireOrderIfDue, intentKeys } from './expiry';
 import { enqueueEmail } from './outbox';
 import { isId, page, pageSizes, pageWithTotal, type Page } from './paging';
 import { authorize, authorizeTarget, type SignedInOperation } from './rights';
@@ -242,16 +242,37 @@ export function createOrdersService(deps: {
   }
 
   /**
+   * The part to order, and whether unpaid orders of it are due but not swept yet (their stock can come back
+   * first): one round trip, so that asking for a sold-out part again and again costs two statements with the
+   * caller's (issue 15).
+   */
+  const partToOrderStatement = db
+    .select({
+      part: partsTable,
+      hasDueOrders: sql<boolean>`exists (select 1 from ${orders} where ${dueWhere(eq(orders.partId, partsTable.id))})`,
+    })
+    .from(partsTable)
+    .where(eq(partsTable.id, sql.placeholder('id')))
+    .prepare('part_to_order');
+  async function partToOrder(id: string) {
+    if (!isId(id)) throw notFound('Part');
+    const [found] = await partToOrderStatement.execute({ id });
+    if (!found) throw notFound('Part');
+    return found;
+  }
+
+  /**
    * One order (the purchase page): the purchase rules, then writeOrders. Short of stock, orders of the part
    * that are due but not yet swept give theirs back first, and it is tried once more.
    */
   async function place(caller: Actor, input: { partId: string } & Record<string, unknown>): Promise<OrderRow> {
-    let part = await parts.getPart(String(input.partId ?? ''));
+    const found = await partToOrder(String(input.partId ?? ''));
+    let part = found.part;
     // A part priced 0 (added before prices had to be positive) cannot be paid for, so it is not sold.
     if (part.priceCents < 1) throw badInput({ partId: messages.partNotForSale });
     let result = check(purchaseSchema(part), input);
     const expireDueOfPart = () => expireDueOrders(db, eq(orders.partId, part.id));
-    if (!result.ok && result.errors.orderAmount && (await expireDueOfPart())) {
+    if (!result.ok && result.errors.orderAmount && found.hasDueOrders && (await expireDueOfPart())) {
       part = await parts.getPart(part.id);
       result = check(purchaseSchema(part), input);
     }
