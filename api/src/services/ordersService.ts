@@ -12,8 +12,8 @@ import {
 import { and, count, desc, eq, getTableColumns, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { OrderLimits } from '../config';
-import type { Db, Tx } from '../db/database';
-import { gatewayIntents, orderCounts, orders, parts as partsTable, type OrderRow } from '../db/schema';
+import { sqlState, type Db, type Tx } from '../db/database';
+import { gatewayIntents, orderCounts, orders, parts as partsTable, type OrderRow, type PartRow } from '../db/schema';
 import { accountGone, AppError, badInput, conflict, notFound } from '../errors';
 import { emitEvent } from '../logger';
 import type { Client, RateLimiter } from '../rateLimits';
@@ -87,6 +87,23 @@ class ShortOfStock extends Error {
     super('short of stock');
   }
 }
+
+/** The pricing of parts changed between their read and their stock update: the orders are written again. */
+class PricingChanged extends Error {
+  constructor(readonly parts: PartRow[]) {
+    super('pricing changed');
+  }
+}
+
+/** Whether a part prices every amount as `read` did (base price, quantity breaks, pack size). */
+const samePricing = (now: PartRow, read: PartRow | undefined) =>
+  read !== undefined &&
+  now.priceCents === read.priceCents &&
+  now.packSize === read.packSize &&
+  JSON.stringify(now.priceTiers) === JSON.stringify(read.priceTiers);
+
+/** A part's price changed again and again while the order was being written (three times). */
+export const priceChangedMessage = 'The price of this part is changing right now: try again in a moment';
 
 export function createOrdersService(deps: {
   db: Db;
@@ -172,73 +189,111 @@ export function createOrdersService(deps: {
 
   /**
    * THE one place orders are written (placeOrder and checkout both come here; so does anything that must happen
-   * when an order is placed, in the same transaction): the account held, the cap on unpaid orders, every line's
-   * amount taken off its part's stock (parts in id order, so racing checkouts wait for each other but never
-   * deadlock), the server's unit price for the amount (quantity breaks, common/pricing.ts), and the orders
-   * written, reserved until now() + UNPAID_ORDER_EXPIRY. All or nothing: when any line cannot be taken the
-   * transaction is rolled back and the answer lists the lines that failed (their part ids).
+   * when an order is placed, in the same transaction): the account held, the cap on unpaid orders, the server's
+   * unit price for each amount (quantity breaks, common/pricing.ts), the orders written, reserved until now() +
+   * UNPAID_ORDER_EXPIRY, with their email, and last every line's amount taken off its part's stock (parts in id
+   * order, so racing checkouts wait for each other but never deadlock). All or nothing: when any line cannot be
+   * taken the transaction is rolled back and the answer lists the lines that failed (their part ids).
+   *
+   * The stock is taken last so that a part many customers order at once is locked only from its update to the
+   * commit, one round trip, not across the writes before it (issue 15). The prices are therefore worked out from
+   * `known`, the parts as read before the transaction; the stock update answers the part as it is now, and if
+   * its pricing changed meanwhile the transaction is rolled back and written again at the new prices.
    */
   async function writeOrders(
     caller: Actor,
     contact: { name: string; phone: string; address: string },
     lines: readonly { partId: string; orderAmount: number }[],
+    known: ReadonlyMap<string, PartRow>,
     options: CheckoutOptions & { checkoutId?: string } = {},
   ): Promise<{ placed: OrderRow[] } | { short: string[] }> {
     const sorted = [...lines].sort((a, b) => (a.partId < b.partId ? -1 : a.partId > b.partId ? 1 : 0));
-    try {
-      const result = await db.transaction(async (tx) => {
-        // The account first (held against the customer's other orders, so the cap below counts with none of
-        // theirs in flight: two at once cannot both slip past it), then the stock.
-        if (!(await holdAccount(tx, caller.userId, 'no key update'))) throw accountGone();
-        const [{ held }] = await tx
-          .select({ held: unpaidHeld })
-          .from(orders)
-          .where(and(eq(orders.userId, caller.userId), eq(orders.status, 'unpaid'), gt(orders.expiresAt, sql`now()`)));
-        if (held >= limits.unpaidPerCustomer) throw conflict(tooManyUnpaidOrders(held));
-        const short: string[] = [];
-        const rows: (PgInsertValue<typeof orders> & { totalCents: number })[] = [];
-        for (const line of sorted) {
-          const taken = await takeStock(tx, line.partId, line.orderAmount);
-          if (!taken) {
-            short.push(line.partId);
-            continue;
-          }
-          const unit = unitPriceCents(taken, line.orderAmount);
-          rows.push({
-            userId: caller.userId,
-            email: caller.email ?? '',
-            name: contact.name,
-            phone: contact.phone,
-            address: contact.address,
-            partId: taken.id,
-            partName: taken.name,
-            partImage: taken.image,
-            orderAmount: line.orderAmount,
-            unitPriceCents: unit,
-            totalCents: unit * line.orderAmount,
-            checkoutId: options.checkoutId ?? null,
-            expiresAt: sql`now() + make_interval(secs => ${limits.unpaidExpiryMs / 1000})`,
-          });
-        }
-        if (short.length) throw new ShortOfStock(short);
-        const total = rows.reduce((sum, row) => sum + row.totalCents, 0);
-        if (options.expectedTotalCents !== undefined && total !== options.expectedTotalCents) {
-          throw conflict(totalChangedMessage(total));
-        }
-        if (options.checkoutId && total > maxChargeCents) throw conflict(checkoutTooLargeMessage);
-        const placed = await tx.insert(orders).values(rows).returning();
-        // The email tells the pay-by time; it exists only if the orders do (same transaction).
-        await enqueueEmail(tx, orderPlacedEmail(placed, options.checkoutId));
-        await options.also?.(tx, placed);
-        return { placed };
-      });
-      // Counted (metrics), not logged: an order is its own record.
-      for (let i = 0; i < result.placed.length; i++) emitEvent('order_placed');
-      return result;
-    } catch (error) {
-      if (error instanceof ShortOfStock) return { short: error.partIds };
-      throw error;
+    let priced = known;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await writeOrdersOnce(caller, contact, sorted, priced, options);
+        // Counted (metrics), not logged: an order is its own record.
+        for (let i = 0; i < result.placed.length; i++) emitEvent('order_placed');
+        return result;
+      } catch (error) {
+        if (error instanceof ShortOfStock) return { short: error.partIds };
+        if (!(error instanceof PricingChanged)) throw error;
+        if (attempt >= 3) throw conflict(priceChangedMessage);
+        priced = new Map([...priced, ...error.parts.map((part) => [part.id, part] as const)]);
+      }
     }
+  }
+
+  async function writeOrdersOnce(
+    caller: Actor,
+    contact: { name: string; phone: string; address: string },
+    sorted: readonly { partId: string; orderAmount: number }[],
+    priced: ReadonlyMap<string, PartRow>,
+    options: CheckoutOptions & { checkoutId?: string },
+  ): Promise<{ placed: OrderRow[] }> {
+    return db.transaction(async (tx) => {
+      // The account first (held against the customer's other orders, so the cap below counts with none of
+      // theirs in flight: two at once cannot both slip past it).
+      if (!(await holdAccount(tx, caller.userId, 'no key update'))) throw accountGone();
+      const [{ held }] = await tx
+        .select({ held: unpaidHeld })
+        .from(orders)
+        .where(and(eq(orders.userId, caller.userId), eq(orders.status, 'unpaid'), gt(orders.expiresAt, sql`now()`)));
+      if (held >= limits.unpaidPerCustomer) throw conflict(tooManyUnpaidOrders(held));
+      const rows: (PgInsertValue<typeof orders> & { totalCents: number })[] = [];
+      const gone: string[] = [];
+      for (const line of sorted) {
+        const part = priced.get(line.partId);
+        if (!part) {
+          gone.push(line.partId);
+          continue;
+        }
+        const unit = unitPriceCents(part, line.orderAmount);
+        rows.push({
+          userId: caller.userId,
+          email: caller.email ?? '',
+          name: contact.name,
+          phone: contact.phone,
+          address: contact.address,
+          partId: part.id,
+          partName: part.name,
+          partImage: part.image,
+          orderAmount: line.orderAmount,
+          unitPriceCents: unit,
+          totalCents: unit * line.orderAmount,
+          checkoutId: options.checkoutId ?? null,
+          expiresAt: sql`now() + make_interval(secs => ${limits.unpaidExpiryMs / 1000})`,
+        });
+      }
+      if (gone.length) throw new ShortOfStock(gone);
+      const total = rows.reduce((sum, row) => sum + row.totalCents, 0);
+      if (options.expectedTotalCents !== undefined && total !== options.expectedTotalCents) {
+        throw conflict(totalChangedMessage(total));
+      }
+      if (options.checkoutId && total > maxChargeCents) throw conflict(checkoutTooLargeMessage);
+      // A part deleted since it was read fails the orders' foreign key: short, as a part gone is.
+      const placed = await tx
+        .insert(orders)
+        .values(rows)
+        .returning()
+        .catch((error: unknown) => {
+          if (sqlState(error) === '23503') throw new ShortOfStock(sorted.map((l) => l.partId));
+          throw error;
+        });
+      // The email tells the pay-by time; it exists only if the orders do (same transaction).
+      await enqueueEmail(tx, orderPlacedEmail(placed, options.checkoutId));
+      await options.also?.(tx, placed);
+      const short: string[] = [];
+      const changed: PartRow[] = [];
+      for (const line of sorted) {
+        const taken = await takeStock(tx, line.partId, line.orderAmount);
+        if (!taken) short.push(line.partId);
+        else if (!samePricing(taken, priced.get(line.partId))) changed.push(taken);
+      }
+      if (short.length) throw new ShortOfStock(short);
+      if (changed.length) throw new PricingChanged(changed);
+      return { placed };
+    });
   }
 
   /**
@@ -280,8 +335,9 @@ export function createOrdersService(deps: {
     const { name, phone, orderAmount, address } = result.value;
     const contact = { name, phone, address: address ?? '' };
     const lines = [{ partId: part.id, orderAmount }];
-    let outcome = await writeOrders(caller, contact, lines);
-    if ('short' in outcome && (await expireDueOfPart())) outcome = await writeOrders(caller, contact, lines);
+    const known = new Map([[part.id, part]]);
+    let outcome = await writeOrders(caller, contact, lines, known);
+    if ('short' in outcome && (await expireDueOfPart())) outcome = await writeOrders(caller, contact, lines, known);
     if ('placed' in outcome) return outcome.placed[0];
     // Other orders got there first: tell the customer what is left now.
     const now = await parts.getPart(part.id);
@@ -322,7 +378,7 @@ export function createOrdersService(deps: {
         problems[`lines.${line.partId}`] = `${part.name}: ${stockTakenMessage(part.available)}`;
       }
     }
-    return problems;
+    return { problems, parts: byId };
   }
 
   /**
@@ -338,20 +394,22 @@ export function createOrdersService(deps: {
   ): Promise<OrderRow[]> {
     if (!lines.length) throw badInput({ lines: emptyCartMessage });
     const dueOf = (ids: string[]) => expireDueOrders(db, inArray(orders.partId, ids));
-    let problems = await lineProblems(lines);
-    if (Object.keys(problems).length && (await dueOf(lines.map((l) => l.partId)))) problems = await lineProblems(lines);
-    if (Object.keys(problems).length) throw checkoutRefused(problems);
+    let checked = await lineProblems(lines);
+    if (Object.keys(checked.problems).length && (await dueOf(lines.map((l) => l.partId)))) {
+      checked = await lineProblems(lines);
+    }
+    if (Object.keys(checked.problems).length) throw checkoutRefused(checked.problems);
     const checkoutId = randomUUID();
-    let outcome = await writeOrders(caller, contact, lines, { ...options, checkoutId });
+    let outcome = await writeOrders(caller, contact, lines, checked.parts, { ...options, checkoutId });
     if ('short' in outcome && (await dueOf(outcome.short))) {
-      outcome = await writeOrders(caller, contact, lines, { ...options, checkoutId });
+      outcome = await writeOrders(caller, contact, lines, checked.parts, { ...options, checkoutId });
     }
     if ('placed' in outcome) {
       const position = new Map(lines.map((l, i) => [l.partId, i]));
       return outcome.placed.sort((a, b) => (position.get(a.partId ?? '') ?? 0) - (position.get(b.partId ?? '') ?? 0));
     }
     // Racing orders took stock first: each failing line says what is left now (a deleted part, that it is gone).
-    throw checkoutRefused(await lineProblems(lines, outcome.short));
+    throw checkoutRefused((await lineProblems(lines, outcome.short)).problems);
   }
 
   return {

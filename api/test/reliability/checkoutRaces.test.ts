@@ -129,5 +129,36 @@ describe.each(databaseKinds)('%s', (kind) => {
       const [part] = await db().select().from(parts).where(eq(parts.id, id));
       expect(part.available).toBe(95);
     });
+
+    // The stock is taken last (issue 15), with prices worked out from the part as read before the transaction.
+    // A price changed by another connection in between must not be sold at the old one. PGlite has one
+    // connection: the change could only come from inside the same transaction.
+    (kind === 'postgres' ? it : it.skip)(
+      'a price changed while the orders are written: they are written again at the new price, the stock taken once',
+      async () => {
+        const id = await addPart(app, admin.token, { price: 10, minOrder: 1, available: 10 });
+        const customer = customers[15];
+        const actor = await app.server.services.users.actorFor(customer.userId, customer.firebaseUid);
+        if (!actor) throw new Error('no actor');
+        let written = 0;
+        const placed = await app.server.services.orders.placeCheckout(
+          actor,
+          contact,
+          [{ partId: id, orderAmount: 2 }],
+          {
+            also: async () => {
+              // Committed on another connection while this transaction has written the orders, before the stock.
+              if (written++ === 0) await db().update(parts).set({ priceCents: 700 }).where(eq(parts.id, id));
+            },
+          },
+        );
+        expect(written).toBe(2);
+        expect(placed.map((o) => [o.unitPriceCents, o.totalCents])).toEqual([[700, 1400]]);
+        const [part] = await db().select().from(parts).where(eq(parts.id, id));
+        expect([part.available, part.sold]).toEqual([8, 2]);
+        const all = await db().select().from(orders).where(eq(orders.partId, id));
+        expect(all).toHaveLength(1);
+      },
+    );
   });
 });
