@@ -15,7 +15,7 @@ import { followOutput } from './support/runLog';
  * process: a token from one is honoured by the other, and an order placed on one is paid on the other; a rate
  * limit is counted across both (rate-limiter-flexible's PostgreSQL store, or Redis with REDIS_URL), and a part
  * added on one shows on the other at once, though the other had the answer cached (LISTEN/NOTIFY, or Redis
- * pub/sub).
+ * pub/sub); so does an order in the admin overview the other keeps.
  */
 
 const describeOnPostgres = testEnv.postgresUrl ? describe : describe.skip;
@@ -86,6 +86,7 @@ describeOnPostgres.each(variants)(`${title}, sharing through %s`, (_store, extra
   let databaseUrl: string;
   const adminEmail = uniqueEmail('admin');
   const cacheAdminEmail = uniqueEmail('admin-cache');
+  const overviewAdminEmail = uniqueEmail('admin-overview');
 
   beforeAll(async () => {
     const database = await createTestDatabase();
@@ -99,11 +100,13 @@ describeOnPostgres.each(variants)(`${title}, sharing through %s`, (_store, extra
       FIREBASE_AUTH_EMULATOR_HOST: testEnv.authEmulatorHost,
       ALLOW_AUTH_EMULATOR: 'true',
       FIREBASE_API_KEY: 'demo-api-key',
-      ADMIN_EMAILS: `${adminEmail},${cacheAdminEmail}`,
+      ADMIN_EMAILS: `${adminEmail},${cacheAdminEmail},${overviewAdminEmail}`,
       SEED_DEMO: 'false',
       LOG_REQUESTS: 'false',
       // One rule small enough to reach: contact messages per address.
       RATE_LIMIT_CONTACT_PER_ADDRESS: '3/1h',
+      // Long enough that only a write's notice can make B compute the overview again within the test.
+      OVERVIEW_MAX_AGE: '60',
       ...extra,
     };
     // One after the other: the second start finds the migrations applied by the first.
@@ -261,5 +264,54 @@ describeOnPostgres.each(variants)(`${title}, sharing through %s`, (_store, extra
       seen = await search(b);
     }
     expect(seen.total).toBe(1);
+  });
+
+  it('the admin overview B keeps is computed again at once after an order placed on A', async () => {
+    const admin = await signInOn(a, overviewAdminEmail);
+    const customer = await signInOn(a, uniqueEmail('customer-overview'));
+    const { addPart } = await gql<{ addPart: { id: string } }>(
+      a,
+      'mutation($input: PartInput!) { addPart(input: $input) { id } }',
+      { input: { name: 'Overview sprocket', description: 'Ordered on A.', price: 4, minOrder: 1, available: 20 } },
+      admin.token,
+    );
+    // The notices of those writes reach B first (milliseconds).
+    await new Promise((r) => setTimeout(r, 300));
+    const unpaidOn = async (server: Replica) => {
+      const { adminOverview } = await gql<{ adminOverview: { ordersByStatus: { status: string; count: number }[] } }>(
+        server,
+        '{ adminOverview { ordersByStatus { status count } } }',
+        {},
+        admin.token,
+      );
+      return adminOverview.ordersByStatus.find((s) => s.status === 'UNPAID')?.count ?? -1;
+    };
+    const before = await unpaidOn(b);
+    // An order written behind both replicas' backs: B answers the overview it keeps (OVERVIEW_MAX_AGE is 60 s).
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(
+      `insert into orders (user_id, email, name, phone, part_id, part_name, order_amount, unit_price_cents,
+                           total_cents, status, expires_at)
+       values ($1, 'o@example.test', 'Behind', '01712345678', $2, 'Overview sprocket', 1, 400, 400, 'unpaid',
+               now() + interval '1 hour')`,
+      [customer.user.id, addPart.id],
+    );
+    await client.end();
+    expect(await unpaidOn(b)).toBe(before);
+    // An order placed on A: its notice makes B compute the overview again, which counts both.
+    await gql(
+      a,
+      'mutation($input: PlaceOrderInput!) { placeOrder(input: $input) { id } }',
+      { input: { partId: addPart.id, name: 'Overview Rider', phone: '01712345678', orderAmount: 2 } },
+      customer.token,
+    );
+    const deadline = Date.now() + 2000;
+    let seen = await unpaidOn(b);
+    while (seen !== before + 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = await unpaidOn(b);
+    }
+    expect(seen).toBe(before + 2);
   });
 });
