@@ -138,7 +138,7 @@ describe.each(databaseKinds)('the admin overview (%s)', (kind) => {
   it('is for admins only, and GraphQL gives money in dollars', async () => {
     await expectAppError(services().overview.overview(one), 'FORBIDDEN');
     const query =
-      '{ adminOverview { revenueLast30Days revenueByDay { day revenue orders } topParts { name revenue units } unitsReserved ordersByStatus { status count } lowStockTotal } }';
+      '{ adminOverview { revenueLast30Days revenueByDay { day revenue orders } topParts { name revenue units } unitsReserved ordersByStatus { status count } lowStockTotal computedAt } }';
     const refused = await app.gql(query, {}, customerUser.token);
     expect(refused.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     const { data } = await app.gql<{
@@ -147,8 +147,10 @@ describe.each(databaseKinds)('the admin overview (%s)', (kind) => {
         revenueByDay: { revenue: number; orders: number }[];
         topParts: { name: string; revenue: number; units: number }[];
         ordersByStatus: { status: string; count: number }[];
+        computedAt: string;
       };
     }>(query, {}, adminUser.token);
+    expect(Math.abs(Date.parse(data?.adminOverview.computedAt ?? '') - Date.now())).toBeLessThan(60_000);
     expect(data?.adminOverview.revenueLast30Days).toBe(95);
     expect(data?.adminOverview.revenueByDay[29]).toMatchObject({ revenue: 75, orders: 2 });
     expect(data?.adminOverview.topParts[0]).toEqual({ name: 'Part B', revenue: 50, units: 5 });
@@ -212,6 +214,7 @@ describe.each(databaseKinds)('the admin overview reused (%s)', (kind) => {
     const [a, b] = await Promise.all([service.overview(admin), service.overview(admin)]);
     expect(b).toBe(a);
     expect(messages(a)[0]).toBe('first');
+    expect(a.computedAt).toBe(new Date(1_000_000).toISOString()); // the page's "Figures as of"
 
     // A message no request announced: not seen within the age; seen after it.
     await write('second');
@@ -221,6 +224,7 @@ describe.each(databaseKinds)('the admin overview reused (%s)', (kind) => {
     clock += 1;
     const c = await service.overview(admin);
     expect(messages(c)[0]).toBe('second');
+    expect(c.computedAt).toBe(new Date(1_005_000).toISOString());
 
     // A write (this process's or a replica's) makes the next one afresh, at once.
     await write('third');

@@ -36,4 +36,6 @@ export async function openOverview(admin: Page): Promise<void> {
   await admin.waitForURL('**/dashboard/overview');
   await admin.getByRole('heading', { name: 'Overview' }).waitFor();
   await admin.getByText('Revenue, last 30 days', { exact: true }).waitFor();
+  // The figures say when they were computed (one computation serves the admins for a few seconds).
+  await admin.getByText(/^Figures as of \d/).waitFor();
 }

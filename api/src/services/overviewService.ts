@@ -40,6 +40,8 @@ export interface AdminOverview {
   lowStock: { id: string; name: string; available: number; minOrder: number }[];
   lowStockTotal: number;
   latestMessages: ContactMessageRow[];
+  /** When these figures were computed (ISO 8601): one computation may serve a few seconds (OverviewReuse). */
+  computedAt: string;
 }
 
 const paid: OrderStatus[] = ['paid', 'shipped'];
@@ -72,6 +74,7 @@ export function createOverviewService(db: Db, reuse?: OverviewReuse) {
   let kept: { at: number; generation: number; overview: Promise<AdminOverview> } | undefined;
 
   async function computed(): Promise<AdminOverview> {
+    const computedAt = new Date(now()).toISOString();
     // The database's clock decides what "today" is (replicas may disagree), as the expiry does.
     const [{ today }] = await db
       .select({ today: sql<string>`to_char(now() at time zone 'UTC', 'YYYY-MM-DD')` })
@@ -157,6 +160,7 @@ export function createOverviewService(db: Db, reuse?: OverviewReuse) {
       lowStock: low,
       lowStockTotal: lowTotal?.total ?? 0,
       latestMessages: messages,
+      computedAt,
     };
   }
 

@@ -13,6 +13,8 @@ const RevenueChart = lazy(() => import('./RevenueChart'));
 const shortDay = (day: string) =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const sentAt = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** When the figures were computed, to the second: one computation serves the admins for a few seconds. */
+const computedTime = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { timeStyle: 'medium' });
 
 function Section({ title, children, className = '' }: { title: string; children: ReactNode; className?: string }) {
   const id = useId();
@@ -65,9 +67,14 @@ export default function OverviewPage() {
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-xl font-bold">Overview</h2>
-        <button type="button" className="btn btn-sm" disabled={loading} onClick={() => void refetch()}>
-          Refresh
-        </button>
+        <div className="flex items-center gap-3">
+          <p className="text-sm text-base-content/80">
+            Figures as of <time dateTime={overview.computedAt}>{computedTime(overview.computedAt)}</time>
+          </p>
+          <button type="button" className="btn btn-sm" disabled={loading} onClick={() => void refetch()}>
+            Refresh
+          </button>
+        </div>
       </div>
 
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
