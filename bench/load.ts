@@ -6,7 +6,8 @@ import autocannon from 'autocannon';
 
 export interface LoadSpec {
   name: string;
-  url: string;
+  /** Several: the connections round-robin over them (bench/run.ts --replicas). */
+  url: string | string[];
   method: 'GET' | 'POST';
   body?: string;
   headers?: Record<string, string>;
@@ -38,7 +39,8 @@ async function drive(spec: LoadSpec): Promise<LoadSummary> {
   let graphqlOk = 0;
   const baseHeaders = { ...(spec.body ? { 'content-type': 'application/json' } : {}), ...spec.headers };
   const result = await autocannon({
-    url: spec.url,
+    // autocannon takes several URLs (its typings say one): the connections round-robin over them.
+    url: spec.url as string,
     connections: spec.connections,
     duration: spec.durationSeconds,
     timeout: 10,

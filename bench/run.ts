@@ -6,10 +6,11 @@
  * (in a child process, so the load generator does not share the server's event loop). Prints a table and
  * writes it to docs/performance.md, then drops its database.
  *
- * Options: --pglite, --duration <seconds> (default 10), --connections <n> (default 32).
+ * Options: --pglite, --duration <seconds> (default 10), --connections <n> (default 32), --only <regex> and
+ * --replicas <n> (printed, not written: below).
  * PostgreSQL server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test.
  */
-import { fork } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -45,6 +46,13 @@ const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? new RegExp(args[onlyIndex + 1] ?? '', 'i') : undefined;
 const wanted = (name: string) => !only || name.startsWith('floor') || only.test(name);
 const durationSeconds = option('--duration', 10);
+/**
+ * `--replicas <n>` (PostgreSQL only): n server processes on the bench's database instead of one, the load spread
+ * over them (autocannon's connections round-robin over their URLs); the others are `api/src/main.ts` started as
+ * the image starts it. Shows what a second process on the same machine brings (docs/performance.md). The report
+ * is printed, not written, and its CPU and memory columns are the first process's only.
+ */
+const replicas = Math.floor(option('--replicas', 1));
 const connections = option('--connections', 32);
 const adminUrl =
   process.env.BENCH_DATABASE_URL?.trim() ||
@@ -175,6 +183,72 @@ function startFloor(db: Db): Promise<{ url: string; server: Server }> {
 }
 
 /** Runs one scenario in a child process (tsx, like this script). */
+/**
+ * Another server process on the bench's database, started as the image starts it (`--replicas`), with the
+ * settings of `config` that matter to the scenarios: the same JWT secret (the bench's tokens), no rate limits,
+ * the same order limits.
+ */
+async function startReplica(config: Config, databaseUrl: string): Promise<{ url: string; process: ChildProcess }> {
+  const port = await new Promise<number>((resolve) => {
+    const probing = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probing.address() as { port: number };
+      probing.close(() => resolve(free));
+    });
+  });
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=64', '--import', 'tsx', path.join(repoRoot, 'api', 'src', 'main.ts')],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl,
+        DATABASE_POOL_SIZE: '10',
+        JWT_SECRET: config.jwt.secret,
+        FIREBASE_PROJECT_ID: config.firebase.projectId,
+        FIREBASE_AUTH_EMULATOR_HOST: config.firebase.emulatorHost ?? '127.0.0.1:9',
+        ALLOW_AUTH_EMULATOR: 'true',
+        FIREBASE_API_KEY: config.firebase.webApiKey,
+        SEED_DEMO: 'false',
+        LOG_REQUESTS: 'false',
+        WEB_DIST_DIR: config.webDistDir,
+        RATE_LIMIT_SIGN_IN_PER_ADDRESS: 'off',
+        RATE_LIMIT_SIGN_IN_PER_EMAIL: 'off',
+        RATE_LIMIT_CONTACT_PER_ADDRESS: 'off',
+        RATE_LIMIT_ORDERS_PER_USER: 'off',
+        RATE_LIMIT_ORDERS_PER_ADDRESS: 'off',
+        UNPAID_ORDER_EXPIRY: String(config.orders.unpaidExpiryMs / 1000),
+        UNPAID_ORDERS_PER_CUSTOMER: String(config.orders.unpaidPerCustomer),
+      },
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    if (child.exitCode !== null) throw new Error(`replica exited with ${child.exitCode}`);
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, process: child };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('replica did not start within 60 s');
+}
+
+async function stopReplica(replica: { process: ChildProcess }): Promise<void> {
+  if (replica.process.exitCode !== null) return;
+  const exited = new Promise((resolve) => replica.process.once('exit', resolve));
+  replica.process.kill('SIGTERM');
+  await exited;
+}
+
 function runLoad(spec: LoadSpec): Promise<LoadSummary> {
   return new Promise((resolve, reject) => {
     const child = fork(path.join(__dirname, 'load.ts'), [], { execArgv: ['--import', 'tsx'] });
@@ -192,7 +266,7 @@ function runLoad(spec: LoadSpec): Promise<LoadSummary> {
 
 /** One request before the run: proves the scenario answers what it should, and warms the path up. */
 async function probe(spec: LoadSpec, token?: string): Promise<string> {
-  const res = await fetch(spec.url, {
+  const res = await fetch(Array.isArray(spec.url) ? spec.url[0] : spec.url, {
     method: spec.method,
     headers: {
       ...(spec.body ? { 'content-type': 'application/json' } : {}),
@@ -307,6 +381,7 @@ async function main(): Promise<void> {
   }
 
   let app: RunningServer | undefined;
+  const others: { url: string; process: ChildProcess }[] = [];
   let floorServer: Server | undefined;
   try {
     const config: Config = {
@@ -384,6 +459,17 @@ async function main(): Promise<void> {
     );
 
     app = await startServer(config, { database: opened });
+    if (replicas > 1) {
+      if (database.kind !== 'postgres') throw new Error('--replicas needs PostgreSQL');
+      for (let i = 1; i < replicas; i++) others.push(await startReplica(config, database.url));
+    }
+    const appUrl = app.url;
+    const origins = [appUrl, ...others.map((o) => o.url)];
+    /** A scenario's URL on every replica (the floor's stays its own). */
+    const spread = (spec: LoadSpec): LoadSpec =>
+      origins.length > 1 && typeof spec.url === 'string' && spec.url.startsWith(appUrl)
+        ? { ...spec, url: origins.map((origin) => origin + (spec.url as string).slice(appUrl.length)) }
+        : spec;
     const floor = await startFloor(db);
     floorServer = floor.server;
     const graphqlUrl = `${app.url}/graphql`;
@@ -545,7 +631,7 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     for (const { spec, graphql, budget } of scenarios.filter((s) => wanted(s.spec.name))) {
       await probe(spec);
-      const summary = await measured(() => runLoad(spec));
+      const summary = await measured(() => runLoad(spread(spec)));
       rows.push({ ...summary, graphql, budget });
       console.log(`bench: ${spec.name}: ${fmt(summary.requestsPerSecond)} req/s`);
     }
@@ -566,7 +652,7 @@ async function main(): Promise<void> {
         tokens: racerTokens,
         countGraphqlErrors: true,
       };
-      const race = await measured(() => runLoad(raceSpec));
+      const race = await measured(() => runLoad(spread(raceSpec)));
       // autocannon stops counting at the deadline; let the orders still in flight land before checking.
       let landed = -1;
       for (let settled = 0; settled < 3;) {
@@ -729,13 +815,14 @@ async function main(): Promise<void> {
         `database of its own). Whole run: ${Math.round((Date.now() - started) / 1000)} s.`,
     ].join('\n');
     console.log(`\n${result}\n\n${raceCheck}\n${budget}\n\n${machine(databaseVersion)}\n`);
-    if (only) console.log('bench: --only: not written to docs/performance.md');
+    if (only || replicas > 1) console.log('bench: --only or --replicas: not written to docs/performance.md');
     else {
       await writeReport(database.kind, section);
       console.log('bench: written to docs/performance.md');
     }
   } finally {
     await new Promise<void>((resolve) => (floorServer ? floorServer.close(() => resolve()) : resolve()));
+    await Promise.all(others.map(stopReplica));
     await app?.close({ graceMs: 1000 });
     await dropDatabase?.();
   }
