@@ -93,6 +93,8 @@ describe('Manage Parts: pricing', () => {
     expect(price).toHaveAttribute('aria-invalid', 'true');
     expect(price).toHaveAccessibleDescription(pricingMessages.tierPriceNotLower);
     expect(message).toHaveAttribute('aria-live', 'polite');
+    // Focus goes to the field in error, as after any form's refused submit.
+    await waitFor(() => expect(price).toHaveFocus());
     expect(screen.queryByText('Pricing saved.')).not.toBeInTheDocument();
     expect(dialog).toHaveAttribute('open');
   });

@@ -1,5 +1,5 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { useDebouncedCallback } from 'use-debounce';
 import { BusyButton } from '../../components/BusyButton';
@@ -26,6 +26,13 @@ function PricingDialog({ part, onClose }: { part: PartRow | null; onClose: () =>
   const [draft, setDraft] = useState<PricingDraft>(emptyPricing);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [save, { loading }] = useSetPartPricingMutation();
+  // After a save that found errors (the rules' or the server's), focus goes to the first field in error, as
+  // in every form of the shop (ShopForm); counted, so that the same errors found twice move it again.
+  const box = useRef<HTMLDivElement>(null);
+  const [refusedSaves, setRefusedSaves] = useState(0);
+  useEffect(() => {
+    if (refusedSaves) box.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusedSaves]);
   useEffect(() => {
     setErrors({});
     setDraft(
@@ -41,19 +48,23 @@ function PricingDialog({ part, onClose }: { part: PartRow | null; onClose: () =>
     if (!part) return;
     const problems = pricingErrors(draft, part.price, part.minOrder);
     setErrors(problems);
-    if (Object.keys(problems).length) return;
+    if (Object.keys(problems).length) {
+      setRefusedSaves((n) => n + 1);
+      return;
+    }
     try {
       await save({ variables: { id: part.id, ...pricingInput(draft) } });
       toast.success('Pricing saved.');
       onClose();
     } catch (e) {
       setErrors(fieldErrors(e));
+      setRefusedSaves((n) => n + 1);
       toast.error(errorMessage(e));
     }
   };
   return (
     <Modal open={part !== null} onClose={onClose} labelledBy={headingId} className="modal">
-      <div className="modal-box flex flex-col gap-3">
+      <div ref={box} className="modal-box flex flex-col gap-3">
         <h3 id={headingId} className="text-lg font-bold">
           Pricing of {part?.name}
         </h3>
