@@ -95,7 +95,22 @@ export async function loginAs(page: Page, email: string, password: string): Prom
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Login', exact: true }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await page
+    .waitForURL((url) => !url.pathname.startsWith('/login'))
+    .catch(async (error: unknown) => {
+      // What the page says (an error under the form, the fields as they are) tells a lost press from a refusal.
+      const shown = await page
+        .locator('main')
+        .innerText()
+        .catch(() => '');
+      const fields = await page
+        .getByLabel('Email')
+        .inputValue()
+        .catch(() => '?');
+      throw new Error(`still at ${page.url()} after Login (Email: ${fields}): ${shown.slice(0, 400)}`, {
+        cause: error,
+      });
+    });
 }
 
 export const demo = {

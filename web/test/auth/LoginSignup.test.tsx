@@ -86,6 +86,45 @@ describe('the login form', () => {
     await waitFor(() => expect(screen.getByLabelText('Email')).toHaveValue(demoCustomer.email));
     expect(screen.getByLabelText('Password')).toHaveValue(demoCustomer.password);
   });
+
+  it('settings that say demo mode after the visitor has typed change nothing they entered', async () => {
+    const page = () => (
+      <MockedProvider mocks={[]}>
+        <MemoryRouter initialEntries={['/login']}>
+          <Routes>
+            <Route path="/login" element={<LoginPage />} />
+          </Routes>
+        </MemoryRouter>
+      </MockedProvider>
+    );
+    const { rerender } = render(page());
+    const email = screen.getByLabelText('Email');
+    await userEvent.type(email, 'admin@example.test');
+    demoMode = true; // the client settings arrive now
+    rerender(page());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByLabelText('Email')).toBe(email); // the same field: the form was not made anew
+    expect(email).toHaveValue('admin@example.test');
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+  });
+
+  it('settings that say demo mode before anyone typed fill in the demo customer', async () => {
+    const page = () => (
+      <MockedProvider mocks={[]}>
+        <MemoryRouter initialEntries={['/login']}>
+          <Routes>
+            <Route path="/login" element={<LoginPage />} />
+          </Routes>
+        </MemoryRouter>
+      </MockedProvider>
+    );
+    const { rerender } = render(page());
+    expect(screen.getByLabelText('Email')).toHaveValue('');
+    demoMode = true;
+    rerender(page());
+    await waitFor(() => expect(screen.getByLabelText('Email')).toHaveValue(demoCustomer.email));
+    expect(screen.getByLabelText('Password')).toHaveValue(demoCustomer.password);
+  });
 });
 
 describe('a visitor who is signed in already (issue 16)', () => {
