@@ -1,6 +1,6 @@
 import { loginSchema } from '@partsyard/common';
-import { Formik, useFormikContext } from 'formik';
-import { useEffect, useState } from 'react';
+import { Formik } from 'formik';
+import { useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { Spinner } from '../../components/Spinner';
 import { useClientSettings } from '../../lib/clientSettings';
@@ -14,22 +14,6 @@ import { BusyButton } from '../../components/BusyButton';
 /** The demo customer of the embedded default (ARCHITECTURE.md); the form starts with it in demo mode only. */
 export const demoCustomer = { email: 'customer@partsyard.test', password: 'Customer#2026' };
 
-/**
- * Fills in the demo customer once the settings say demo mode, if nobody has typed yet. The settings may arrive
- * after the form is shown: the form is not made anew then (it was, and what a fast typist had entered was
- * replaced, and a press on Login could land on a button being taken away).
- */
-function DemoPrefill({ demo }: { demo: boolean }) {
-  const { dirty, submitCount, setValues } = useFormikContext<typeof demoCustomer>();
-  const [done, setDone] = useState(false);
-  useEffect(() => {
-    if (!demo || done) return;
-    setDone(true);
-    if (!dirty && submitCount === 0) void setValues(demoCustomer, false);
-  }, [demo, done, dirty, submitCount, setValues]);
-  return null;
-}
-
 export default function LoginPage() {
   const { login, status } = useAuth();
   const settings = useClientSettings();
@@ -39,7 +23,11 @@ export default function LoginPage() {
   const done = () => void navigate(returnTo(location.state), { replace: true });
   // Someone already signed in has nothing to do here: on to where they were going.
   if (status === 'signedIn') return <Navigate to={returnTo(location.state)} replace />;
-  if (status === 'loading') return <Spinner centered />;
+  // The form waits for the client settings (as the payment page does): in demo mode it starts with the demo
+  // customer, and made anew when they arrived late it replaced what a fast typist had entered and could swallow
+  // a press on Login (a browser-test flake showed it). Without the settings no sign-in can work anyway.
+  if (status === 'loading' || !settings) return <Spinner centered />;
+  const initial = settings.demoMode ? demoCustomer : { email: '', password: '' };
 
   return (
     <section className="mx-auto flex max-w-md flex-col gap-6 px-4 py-12">
@@ -47,7 +35,7 @@ export default function LoginPage() {
         <div className="card-body gap-4">
           <h1 className="text-center text-2xl font-bold">Login</h1>
           <Formik
-            initialValues={{ email: '', password: '' }}
+            initialValues={initial}
             validationSchema={loginSchema}
             onSubmit={async (values) => {
               setError('');
@@ -61,7 +49,6 @@ export default function LoginPage() {
           >
             {({ isSubmitting }) => (
               <ShopForm className="flex flex-col gap-3">
-                <DemoPrefill demo={settings?.demoMode === true} />
                 <FormField name="email" label="Email" type="email" autoComplete="email" />
                 <FormField name="password" label="Password" type="password" autoComplete="current-password" />
                 {error && (
