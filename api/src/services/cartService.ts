@@ -172,7 +172,16 @@ export function createCartService(deps: {
   async function upsert(userId: string, part: PartRow, amount: number) {
     await db
       .insert(cartLines)
-      .values({ userId, partId: part.id, amount, seenUnitPriceCents: unitPriceCents(part, amount) })
+      .values({
+        userId,
+        partId: part.id,
+        amount,
+        seenUnitPriceCents: unitPriceCents(part, amount),
+        // After every line the cart holds, even within one tick of the clock (PGlite's is coarse): lines show in
+        // the order they were added, a merge's in the visitor's order, never by a tie broken on part ids.
+        addedAt: sql`greatest(now(), (select max(${cartLines.addedAt}) + interval '1 microsecond' from ${cartLines}
+                                      where ${cartLines.userId} = ${userId}))`,
+      })
       .onConflictDoUpdate({
         target: [cartLines.userId, cartLines.partId],
         set: { amount, seenUnitPriceCents: unitPriceCents(part, amount), updatedAt: sql`now()` },

@@ -121,6 +121,21 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
       expect(notes.map((n) => n.partId)).toEqual([both.id, gone.id, '00000000-0000-4000-8000-000000000000']);
       expect(notes[0].message).toContain(messages.orderAmountAboveAvailable(40));
     });
+
+    it('the merged lines keep the visitor’s order, after the lines the cart held, whatever the clock’s tick', async () => {
+      const buyer = await newCustomer();
+      const held = await part();
+      await cart().addToCart(buyer, held.id, 5);
+      const five = [];
+      for (let i = 0; i < 5; i++) five.push(await part());
+      // However the part ids sort, the cart shows the order they were added in.
+      const visitorOrder = [...five].sort((a, b) => (a.id < b.id ? 1 : -1));
+      const { cart: merged } = await cart().mergeCart(
+        buyer,
+        visitorOrder.map((p) => ({ partId: p.id, amount: 5 })),
+      );
+      expect(merged.lines.map((l) => l.partId)).toEqual([held.id, ...visitorOrder.map((p) => p.id)]);
+    });
   });
 
   describe('checkout', () => {
