@@ -28,6 +28,7 @@ import {
 import { openDatabase, type Db } from '../api/src/db/database';
 import { createAccessTokens } from '../api/src/identity/accessTokens';
 import { startServer, type RunningServer } from '../api/src/server';
+import { freePort } from '../api/test/support/ports';
 import type { LoadSpec, LoadSummary } from './load';
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -189,12 +190,7 @@ function startFloor(db: Db): Promise<{ url: string; server: Server }> {
  * the same order limits.
  */
 async function startReplica(config: Config, databaseUrl: string): Promise<{ url: string; process: ChildProcess }> {
-  const port = await new Promise<number>((resolve) => {
-    const probing = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probing.address() as { port: number };
-      probing.close(() => resolve(free));
-    });
-  });
+  const port = await freePort();
   const child = spawn(
     process.execPath,
     ['--max-semi-space-size=64', '--import', 'tsx', path.join(repoRoot, 'api', 'src', 'main.ts')],
@@ -475,6 +471,19 @@ async function main(): Promise<void> {
     const graphqlUrl = `${app.url}/graphql`;
     const gql = (query: string, variables: Record<string, unknown>) => JSON.stringify({ query, variables });
     const base = { connections, durationSeconds } as const;
+    /** A signed-in GraphQL operation, posted with the caller's token. */
+    const signedIn = (name: string, body: string, token: string, budget?: Budget) => ({
+      spec: {
+        ...base,
+        name,
+        url: graphqlUrl,
+        method: 'POST' as const,
+        body,
+        headers: { authorization: `Bearer ${token}` },
+      },
+      graphql: true,
+      budget,
+    });
 
     const scenarios: { spec: LoadSpec; graphql: boolean; budget?: Budget }[] = [
       {
@@ -568,64 +577,30 @@ async function main(): Promise<void> {
       },
       // The lists as the web asks them (its fields, 20 a page), with the budgets; and 50 on a page (the API's
       // default when no limit is given), which the web never asks, to show what the page size costs.
-      {
-        spec: {
-          ...base,
-          name: 'My Orders: first page as the web asks (20 of the customer’s 50 orders)',
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql(myOrdersQuery, webPage),
-          headers: { authorization: `Bearer ${customerToken}` },
-        },
-        graphql: true,
-        budget: signedInRead,
-      },
-      {
-        spec: {
-          ...base,
-          name: 'My Orders: all 50 on one page (the API’s default page, not asked by the web)',
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql(myOrdersQuery, {}),
-          headers: { authorization: `Bearer ${customerToken}` },
-        },
-        graphql: true,
-      },
-      {
-        spec: {
-          ...base,
-          name: 'All Orders: first page as the web asks (admin, 20 of 100,000)',
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql(allOrdersQuery, webPage),
-          headers: { authorization: `Bearer ${adminToken}` },
-        },
-        graphql: true,
-        budget: { ratio: 0.4, p99Ms: 60 },
-      },
-      {
-        spec: {
-          ...base,
-          name: 'All Orders: 50 on one page (admin, the API’s default page)',
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql(allOrdersQuery, {}),
-          headers: { authorization: `Bearer ${adminToken}` },
-        },
-        graphql: true,
-      },
-      {
-        spec: {
-          ...base,
-          name: 'admin overview: 30 days of revenue, statuses, top parts, low stock (admin; reused up to 5 s or until a write)',
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql(overviewQuery, {}),
-          headers: { authorization: `Bearer ${adminToken}` },
-        },
-        graphql: true,
-        budget: signedInRead,
-      },
+      signedIn(
+        'My Orders: first page as the web asks (20 of the customer’s 50 orders)',
+        gql(myOrdersQuery, webPage),
+        customerToken,
+        signedInRead,
+      ),
+      signedIn(
+        'My Orders: all 50 on one page (the API’s default page, not asked by the web)',
+        gql(myOrdersQuery, {}),
+        customerToken,
+      ),
+      signedIn(
+        'All Orders: first page as the web asks (admin, 20 of 100,000)',
+        gql(allOrdersQuery, webPage),
+        adminToken,
+        { ratio: 0.4, p99Ms: 60 },
+      ),
+      signedIn('All Orders: 50 on one page (admin, the API’s default page)', gql(allOrdersQuery, {}), adminToken),
+      signedIn(
+        'admin overview: 30 days of revenue, statuses, top parts, low stock (admin; reused up to 5 s or until a write)',
+        gql(overviewQuery, {}),
+        adminToken,
+        signedInRead,
+      ),
     ];
 
     const rows: Row[] = [];
