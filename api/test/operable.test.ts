@@ -167,6 +167,41 @@ describe('compression, caching and the playground page', () => {
     expect(res.body.length).toBeLessThan(plain.body.length);
   });
 
+  it('gzips a GraphQL answer when the client accepts it, sends it as it is when it accepts none, both varying by Accept-Encoding', async () => {
+    const query = encodeURIComponent('{ parts(limit: 12) { items { id name description } total } }');
+    const url = `${app.url}/graphql?query=${query}`;
+    const preflight = { 'apollo-require-preflight': 'true' };
+    const gzipped = await rawGet(url, { ...preflight, 'accept-encoding': 'gzip' });
+    expect(gzipped.status).toBe(200);
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    const plain = await rawGet(url, preflight);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gunzipSync(gzipped.body).toString('utf8')).toBe(plain.body.toString('utf8'));
+    expect(JSON.parse(plain.body.toString('utf8'))).toMatchObject({ data: { parts: { total: 12 } } });
+    for (const res of [gzipped, plain]) {
+      expect(String(res.headers.vary).split(/,\s*/).sort()).toEqual(['Accept-Encoding', 'Authorization']);
+      expect(res.headers.etag).toBeDefined();
+    }
+    // A POST's answer is written with its length (no ETag: nothing revalidates a POST).
+    const posted = await new Promise<{ headers: Record<string, string | string[] | undefined>; body: string }>(
+      (resolve, reject) => {
+        const body = JSON.stringify({ query: '{ parts(limit: 12) { items { id name description } total } }' });
+        request(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ headers: res.headers, body: text }));
+        })
+          .on('error', reject)
+          .end(body);
+      },
+    );
+    expect(posted.body).toBe(plain.body.toString('utf8'));
+    expect(posted.headers['content-length']).toBe(String(Buffer.byteLength(posted.body)));
+    expect(posted.headers.etag).toBeUndefined();
+  });
+
   it('caches hashed assets for a year (immutable), and revalidates index.html', async () => {
     const asset = await fetch(`${app.url}/assets/main-Ab12Cd34.js`);
     expect(asset.status).toBe(200);

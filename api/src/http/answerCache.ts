@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { NextFunction, Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
+import { sendAnswer, type AnswerKeeper } from './apolloHandler';
 
 /**
  * This process as a shared cache of public answers (docs/decisions.md, "Caching and speed"); the GraphQL side,
@@ -158,28 +159,23 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
       res.setHeader('Cache-Control', credentials ? 'no-store' : publicCacheControl(answer.seconds));
       res.setHeader('Age', String(Math.floor((time - answer.stored) / 1000)));
       if (!gzip || !answer.gzipped) {
-        res.send(answer.body);
+        sendAnswer(req, res, answer.body);
         return;
       }
       // Already encoded: the compression middleware lets it through (and adds Vary: Accept-Encoding).
       res.setHeader('Content-Encoding', 'gzip');
-      res.send(answer.gzipped);
+      sendAnswer(req, res, answer.gzipped);
       return;
     }
 
-    // Apollo's Express integration answers a complete body with one res.send(string).
-    const send = res.send.bind(res);
-    res.send = (answer?: unknown) => {
-      res.send = send;
+    // The GraphQL handler offers each complete answer once it is written (http/apolloHandler.ts).
+    (res.locals as AnswerKeeper).keepAnswer = (answer: string) => {
       const seconds = credentials
         ? ((res.locals as { shareableSeconds?: number }).shareableSeconds ?? 0)
         : Number(sharedMaxAge.exec(String(res.getHeader('cache-control') ?? ''))?.[1] ?? 0);
-      if (!(seconds > 0 && res.statusCode === 200 && typeof answer === 'string' && writes.isCurrent(generation))) {
-        return send(answer);
-      }
+      if (!(seconds > 0 && res.statusCode === 200 && writes.isCurrent(generation))) return;
       const stored = now();
-      const result = send(answer);
-      // The headers as sent, with the ETag that res.send computed.
+      // The headers as sent, with the ETag that a GET's answer was given.
       const headers: [string, string][] = [];
       for (const name of keptHeaders) {
         const value = res.getHeader(name);
@@ -189,7 +185,6 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
       const ttl = 2 * seconds * 1000 - 1;
       answers.set(key, { stored, seconds, expires: stored + seconds * 1000, body: answer, headers }, { ttl });
       refreshing.delete(key);
-      return result;
     };
     next();
   };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { get, type Server } from 'node:http';
 import { sql } from 'drizzle-orm';
 import express from 'express';
+import { sendAnswer, type AnswerKeeper } from '../../src/http/apolloHandler';
 import { createWriteTracker, publicAnswerCache, type WriteTracker } from '../../src/http/answerCache';
 import { databaseKinds } from '../support/env';
 import { startCountingApp, type CountingApp } from './countingApp';
@@ -287,7 +288,10 @@ describe('publicAnswerCache', () => {
       const n = ++answered;
       if (hold) await hold;
       res.setHeader('Cache-Control', cacheControl);
-      res.type('application/json').send(JSON.stringify({ n, pad: 'x'.repeat(Number(req.query.pad ?? 0)) }));
+      // As the GraphQL handler does (http/apolloHandler.ts): the answer written, then offered to the cache.
+      const body = JSON.stringify({ n, pad: 'x'.repeat(Number(req.query.pad ?? 0)) });
+      sendAnswer(req, res.type('application/json'), body);
+      (res.locals as AnswerKeeper).keepAnswer?.(body);
     });
     await new Promise<void>((resolve) => {
       server = app.listen(0, '127.0.0.1', () => resolve());

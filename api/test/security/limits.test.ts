@@ -208,6 +208,12 @@ describe('request limits over HTTP', () => {
     const small = await post({ query, variables: { n: 20 } }, { authorization: `Bearer ${admin.token}` });
     expect(small.status).toBe(200);
     expect((small.body as { data: { a: { total: number } } }).data.a.total).toBeGreaterThanOrEqual(0);
+    // The same operation measured within the limits once is measured again for other pages: still refused.
+    const again = await post({ query, variables: { n: 200 } }, { authorization: `Bearer ${admin.token}` });
+    expect(again).toEqual({ status: 400, body: refusal('QUERY_TOO_COMPLEX', tooCostly) });
+    const inlined = query.replace('query($n: Int) ', '').replaceAll('$n', '200');
+    expect(await post({ query: inlined })).toEqual({ status: 400, body: refusal('QUERY_TOO_COMPLEX', tooCostly) });
+    expect((await post({ query, variables: { n: 20 } }, { authorization: `Bearer ${admin.token}` })).status).toBe(200);
   });
 
   it('more than 20 aliases are refused; 20 run', async () => {

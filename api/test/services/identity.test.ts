@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -105,6 +105,32 @@ describe('access tokens (unit)', () => {
     const realNow = Date.now;
     try {
       Date.now = () => realNow() + 5_000;
+      expect(() => shortLived.verify(token)).toThrow(/expired/);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
+  it('a token remembered as verified still expires on time, and only its exact string is remembered', () => {
+    const shortLived = createAccessTokens({ secret, expiresInSeconds: 2 }, { verifiedTokens: 2 });
+    const token = shortLived.sign(claims);
+    expect(shortLived.verify(token)).toEqual(claims);
+    expect(shortLived.verify(token)).toEqual(claims); // remembered
+    const [header, payload, signature] = token.split('.');
+    const flipped = signature.endsWith('A') ? 'B' : 'A';
+    const forged = `${header}.${payload}.${signature.slice(0, -1)}${flipped}`;
+    expect(() => shortLived.verify(forged)).toThrow(/Invalid access token/);
+    const otherPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: randomUUID() }),
+    ).toString('base64url');
+    expect(() => shortLived.verify(`${header}.${otherPayload}.${signature}`)).toThrow(/Invalid access token/);
+    // More tokens than it remembers: the first is checked again, and still holds.
+    for (const userId of [randomUUID(), randomUUID()]) shortLived.verify(shortLived.sign({ ...claims, userId }));
+    expect(shortLived.verify(token)).toEqual(claims);
+    const realNow = Date.now;
+    try {
+      Date.now = () => realNow() + 3_000;
+      expect(() => shortLived.verify(token)).toThrow(/expired/);
       expect(() => shortLived.verify(token)).toThrow(/expired/);
     } finally {
       Date.now = realNow;
