@@ -99,7 +99,10 @@ export async function createApp({
   let stopping = false;
   const inFlight = new Set<Response>();
   // After the caller lookup, among the plugins below: it runs only operations that need the caller.
-  const compiledExecution = compiledExecutionPlugin({ compileAfter: config.graphqlCompileAfter });
+  const compiledExecution = compiledExecutionPlugin({
+    schema: buildSchema(),
+    compileAfter: config.graphqlCompileAfter,
+  });
   const metrics = createMetrics(database.pool, { compiledOperations: compiledExecution.compiledOperations });
   await writeBus
     .listen(() => writes.invalidate())

@@ -23,25 +23,31 @@ import type { GraphQLContext } from './context';
  *
  * Also tells how many operations it holds compiled (for /metrics).
  */
-export function compiledExecutionPlugin(
-  options: { compileAfter?: number; keep?: number } = {},
-): ApolloServerPlugin<GraphQLContext> & { compiledOperations: () => number } {
+export function compiledExecutionPlugin(options: {
+  /**
+   * The schema to compile against: a copy of Apollo's, built apart (`buildSchema()`). Once Apollo has run a
+   * query whose cache hints it adds up, it wraps the resolver of every field of its own schema, scalar fields
+   * included; compiled against that schema, a page of 20 orders called 340 wrapped resolvers where graphql-jit
+   * reads the properties itself, about a tenth of a signed-in list's CPU (issue 15). The copy's resolvers are
+   * the same functions, with the same role directives.
+   */
+  schema: GraphQLSchema;
+  compileAfter?: number;
+  keep?: number;
+}): ApolloServerPlugin<GraphQLContext> & { compiledOperations: () => number } {
+  const { schema } = options;
   const compileAfter = options.compileAfter ?? 10;
   const keep = options.keep ?? 200;
-  let schema: GraphQLSchema | undefined;
   const asked = new LRUCache<string, number>({ max: keep * 10 });
   const compiled = new LRUCache<string, CompiledQuery | 'not compiled'>({ max: keep });
 
   return {
     /** How many operations are compiled and kept now. */
     compiledOperations: () => [...compiled.values()].filter((q) => q !== 'not compiled').length,
-    async serverWillStart(service) {
-      schema = service.schema;
-    },
     async requestDidStart() {
       return {
         async responseForOperation({ operation, operationName, document, queryHash, contextValue, request }) {
-          if (!schema || operation.operation !== OperationTypeNode.QUERY || !contextValue.actor) return null;
+          if (operation.operation !== OperationTypeNode.QUERY || !contextValue.actor) return null;
           const key = `${queryHash}:${operationName ?? ''}`;
           let query = compiled.get(key);
           if (!query) {

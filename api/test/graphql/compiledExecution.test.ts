@@ -48,7 +48,7 @@ describe('compiled execution', () => {
     ({ credentials: true, callerFree: false, actor: customer, ...over }) as GraphQLContext;
 
   const serve = async (withPlugin: boolean) => {
-    const plugin = compiledExecutionPlugin({ compileAfter: 2 });
+    const plugin = compiledExecutionPlugin({ schema, compileAfter: 2 });
     const server = new ApolloServer<GraphQLContext>({
       schema,
       plugins: withPlugin ? [plugin] : [],
