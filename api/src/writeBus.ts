@@ -33,7 +33,13 @@ export function oneNoticeAtATime(send: () => Promise<unknown>): () => void {
   let again = false;
   const run = () => {
     sending = true;
-    send()
+    let notice: Promise<unknown>;
+    try {
+      notice = send();
+    } catch (error) {
+      notice = Promise.reject(error); // a send that throws at once failed too: the next write still gets one
+    }
+    notice
       .catch(() => undefined)
       .finally(() => {
         sending = false;

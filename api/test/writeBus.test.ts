@@ -40,6 +40,20 @@ describe('oneNoticeAtATime', () => {
     await settle();
   });
 
+  it('a send that throws at once does not stop the next notice', async () => {
+    let calls = 0;
+    const announce = oneNoticeAtATime(() => {
+      calls += 1;
+      if (calls === 1) throw new Error('the pool is closed');
+      return Promise.resolve();
+    });
+    announce();
+    await new Promise((r) => setImmediate(r));
+    announce();
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toBe(2);
+  });
+
   it('a notice that fails does not stop the next', async () => {
     const { send, settle, sent } = controlledSends();
     const announce = oneNoticeAtATime(send);
