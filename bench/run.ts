@@ -472,14 +472,14 @@ async function main(): Promise<void> {
     const gql = (query: string, variables: Record<string, unknown>) => JSON.stringify({ query, variables });
     const base = { connections, durationSeconds } as const;
     /** A signed-in GraphQL operation, posted with the caller's token. */
-    const signedIn = (name: string, body: string, token: string, budget?: Budget) => ({
+    const signedIn = (name: string, body: string, token: string, budget?: Budget, headers = {}) => ({
       spec: {
         ...base,
         name,
         url: graphqlUrl,
         method: 'POST' as const,
         body,
-        headers: { authorization: `Bearer ${token}` },
+        headers: { authorization: `Bearer ${token}`, ...headers },
       },
       graphql: true,
       budget,
@@ -513,30 +513,19 @@ async function main(): Promise<void> {
         },
         graphql: true,
       },
-      {
-        spec: {
-          ...base,
-          name: "home signed in (customer: the visitors' public answer)",
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql(homeQuery, { partsLimit: 6, reviewsLimit: 12 }),
-          headers: { authorization: `Bearer ${customerToken}` },
-        },
-        graphql: true,
-        budget: signedInRead,
-      },
-      {
-        spec: {
-          ...base,
-          name: 'home signed in, afresh (Cache-Control: no-cache: the resolvers and SQL run)',
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql(homeQuery, { partsLimit: 6, reviewsLimit: 12 }),
-          headers: { authorization: `Bearer ${customerToken}`, 'cache-control': 'no-cache' },
-        },
-        graphql: true,
-        budget: signedInRead,
-      },
+      signedIn(
+        "home signed in (customer: the visitors' public answer)",
+        gql(homeQuery, { partsLimit: 6, reviewsLimit: 12 }),
+        customerToken,
+        signedInRead,
+      ),
+      signedIn(
+        'home signed in, afresh (Cache-Control: no-cache: the resolvers and SQL run)',
+        gql(homeQuery, { partsLimit: 6, reviewsLimit: 12 }),
+        customerToken,
+        signedInRead,
+        { 'cache-control': 'no-cache' },
+      ),
       {
         spec: {
           ...base,
@@ -547,30 +536,19 @@ async function main(): Promise<void> {
         },
         graphql: true,
       },
-      {
-        spec: {
-          ...base,
-          name: "catalog signed in (customer: the visitors' public answer)",
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql(catalogQuery, { search: 'brake', offset: 0, limit: 20 }),
-          headers: { authorization: `Bearer ${customerToken}` },
-        },
-        graphql: true,
-        budget: signedInRead,
-      },
-      {
-        spec: {
-          ...base,
-          name: 'catalog signed in, afresh (Cache-Control: no-cache: the resolvers and SQL run)',
-          url: graphqlUrl,
-          method: 'POST',
-          body: gql(catalogQuery, { search: 'brake', offset: 0, limit: 20 }),
-          headers: { authorization: `Bearer ${customerToken}`, 'cache-control': 'no-cache' },
-        },
-        graphql: true,
-        budget: signedInRead,
-      },
+      signedIn(
+        "catalog signed in (customer: the visitors' public answer)",
+        gql(catalogQuery, { search: 'brake', offset: 0, limit: 20 }),
+        customerToken,
+        signedInRead,
+      ),
+      signedIn(
+        'catalog signed in, afresh (Cache-Control: no-cache: the resolvers and SQL run)',
+        gql(catalogQuery, { search: 'brake', offset: 0, limit: 20 }),
+        customerToken,
+        signedInRead,
+        { 'cache-control': 'no-cache' },
+      ),
       {
         spec: { ...base, name: 'REST GET /api/parts/{id}', url: `${app.url}/api/parts/${somePart.id}`, method: 'GET' },
         graphql: false,

@@ -33,8 +33,12 @@ import { noWriteBus, type WriteBus } from './writeBus';
 
 export const schemaPath = path.resolve(__dirname, '..', '..', 'schema.graphql');
 
+let typeDefs: string | undefined;
+
+/** The executable schema, with its role directives; each call builds a new one (the SDL is read once). */
 export function buildSchema() {
-  return authDirectivesTransformer(makeExecutableSchema({ typeDefs: readFileSync(schemaPath, 'utf8'), resolvers }));
+  typeDefs ??= readFileSync(schemaPath, 'utf8');
+  return authDirectivesTransformer(makeExecutableSchema({ typeDefs, resolvers }));
 }
 
 /** A thrown value in GraphQL's shape: `errorAnswer`'s code, message and fields (graphql-js's own refusals as they are). */
