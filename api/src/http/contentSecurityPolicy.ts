@@ -45,20 +45,38 @@ export function contentSecurityPolicy(config: Pick<Config, 'firebase' | 'stripe'
   // The web reaches a loopback emulator under the host name the page was opened with (lib/firebase.ts).
   const [emulatorName, emulatorPort] = emulatorHost?.split(':') ?? [];
   const loopback = ['127.0.0.1', 'localhost'].includes(emulatorName ?? '');
-  const emulatorOrigins = (req: Request) =>
+  const emulatorOrigins = (pageHost: string | null) =>
     !emulatorHost
       ? []
       : loopback
-        ? [...new Set(['127.0.0.1', 'localhost', hostName(req)])].map((host) => `http://${host}:${emulatorPort}`)
+        ? [...new Set(['127.0.0.1', 'localhost', pageHost ?? 'localhost'])].map(
+            (host) => `http://${host}:${emulatorPort}`,
+          )
         : [`http://${emulatorHost}`];
 
-  return (req: Request, res: Response, next: NextFunction) => {
-    const emulator = emulatorOrigins(req);
+  const policyOf = (emulator: string[]) => {
     const frames = [...frame, ...emulator];
-    res.setHeader(
-      'Content-Security-Policy',
-      `${fixed}; connect-src ${[...connect, ...emulator].join(' ')}; frame-src ${frames.length ? frames.join(' ') : "'none'"}`,
-    );
+    return `${fixed}; connect-src ${[...connect, ...emulator].join(' ')}; frame-src ${frames.length ? frames.join(' ') : "'none'"}`;
+  };
+  // Every answer carries the policy: it is made once, or once per host name where a loopback emulator makes it
+  // depend on it (at most `maxHosts` kept: the Host header is the client's), not anew for each request (issue 15).
+  const fixedPolicy = loopback ? null : policyOf(emulatorOrigins(null));
+  const byHost = new Map<string, string>();
+  const maxHosts = 64;
+  const policyFor = (req: Request) => {
+    if (fixedPolicy !== null) return fixedPolicy;
+    const host = hostName(req);
+    let policy = byHost.get(host);
+    if (policy === undefined) {
+      if (byHost.size >= maxHosts) byHost.clear();
+      policy = policyOf(emulatorOrigins(host));
+      byHost.set(host, policy);
+    }
+    return policy;
+  };
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Content-Security-Policy', policyFor(req));
     next();
   };
 }
