@@ -32,7 +32,10 @@ export function App({ router: given }: { router?: Router } = {}) {
   const [router] = useState(() => given ?? createRouter());
   return (
     <AppShell client={client}>
-      <RouterProvider router={router} />
+      {/* Navigations are plain state updates, not transitions: a transition's render could be cut short by the
+          page it leaves (a list asking `cache-and-network` again for its old filter), over and over, so a search
+          typed into an admin list never landed (web/test/admin/ManagePartsPage.test.tsx, on a slow machine). */}
+      <RouterProvider router={router} useTransitions={false} />
     </AppShell>
   );
 }

@@ -25,7 +25,8 @@ export function renderAdmin(page: ReactElement, mocks: MockedResponse[], path = 
   toast.remove();
   return render(
     <MockedProvider mocks={mocks}>
-      <MemoryRouter initialEntries={[path]}>
+      {/* As the app's router (App.tsx): navigations are not transitions. */}
+      <MemoryRouter initialEntries={[path]} useTransitions={false}>
         {page}
         <Toasts />
       </MemoryRouter>
