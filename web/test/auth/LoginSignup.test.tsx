@@ -21,7 +21,10 @@ jest.mock('../../src/lib/clientSettings', () => ({
 function renderAt(path: string, from?: string) {
   return render(
     <MockedProvider mocks={[]}>
-      <MemoryRouter initialEntries={[{ pathname: path, state: from ? { from: { pathname: from } } : null }]}>
+      <MemoryRouter
+        initialEntries={[{ pathname: path, state: from ? { from: { pathname: from } } : null }]}
+        useTransitions={false}
+      >
         <Routes>
           <Route path="/login" element={<LoginPage />} />
           <Route path="/signup" element={<SignupPage />} />
@@ -94,7 +97,7 @@ describe('the login form', () => {
     settingsReady = false;
     const page = () => (
       <MockedProvider mocks={[]}>
-        <MemoryRouter initialEntries={['/login']}>
+        <MemoryRouter initialEntries={['/login']} useTransitions={false}>
           <Routes>
             <Route path="/login" element={<LoginPage />} />
           </Routes>

@@ -40,7 +40,7 @@ function renderAt(status: string, mocks: MockedResponse[], guard: 'auth' | 'admi
   const Guard = guard === 'auth' ? RequireAuth : RequireAdmin;
   return render(
     <MockedProvider mocks={mocks}>
-      <MemoryRouter initialEntries={['/dashboard/users']}>
+      <MemoryRouter initialEntries={['/dashboard/users']} useTransitions={false}>
         <Routes>
           <Route path="/login" element={<LoginPage />} />
           <Route

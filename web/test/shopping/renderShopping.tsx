@@ -32,7 +32,7 @@ export function renderShopping(page: ReactElement, mocks: MockedResponse[], rout
   toast.remove();
   return render(
     <MockedProvider mocks={mocks}>
-      <MemoryRouter initialEntries={[path]}>
+      <MemoryRouter initialEntries={[path]} useTransitions={false}>
         <Routes>
           <Route path={route} element={page} />
           <Route path="*" element={<p>Elsewhere</p>} />

@@ -12,7 +12,7 @@ const longDescription =
 const renderCard = (overrides: Parameters<typeof part>[1]) =>
   render(
     <MockedProvider mocks={[]}>
-      <MemoryRouter>
+      <MemoryRouter useTransitions={false}>
         <PartCard part={part(7, overrides)} />
       </MemoryRouter>
     </MockedProvider>,

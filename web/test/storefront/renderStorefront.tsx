@@ -17,7 +17,7 @@ export function renderStorefront(page: ReactElement, mocks: MockedResponse[], pa
   toast.remove();
   return render(
     <MockedProvider mocks={mocks}>
-      <MemoryRouter initialEntries={[path]}>
+      <MemoryRouter initialEntries={[path]} useTransitions={false}>
         <Routes>
           <Route path="*" element={page} />
         </Routes>
