@@ -790,7 +790,7 @@ async function main(): Promise<void> {
       machine(databaseVersion),
       '',
       `Reproduce: \`npm run bench${database.kind === 'pglite' ? ' -- --pglite' : ''}\` ` +
-        '(options `--duration <s>`, `--connections <n>`; PostgreSQL server from `BENCH_DATABASE_URL`, else ' +
+        '(options `--duration <s>`, `--warmup <s>`, `--connections <n>`; PostgreSQL server from `BENCH_DATABASE_URL`, else ' +
         '`TEST_DATABASE_URL`, else `postgres://postgres@127.0.0.1:5432/test`; the bench creates and drops a ' +
         `database of its own). Whole run: ${Math.round((Date.now() - started) / 1000)} s.`,
     ].join('\n');
