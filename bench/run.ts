@@ -34,10 +34,11 @@ import type { LoadSpec, LoadSummary } from './load';
 
 const repoRoot = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
+/** A numeric option's value, or `fallback` when it is missing or below `min` (by default, anything not positive). */
+const option = (name: string, fallback: number, min = Number.MIN_VALUE) => {
   const i = args.indexOf(name);
   const value = i >= 0 ? Number(args[i + 1]) : fallback;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
+  return Number.isFinite(value) && value >= min ? value : fallback;
 };
 const usePglite = args.includes('--pglite');
 /**
@@ -62,8 +63,7 @@ const replicas = Math.floor(option('--replicas', 1));
  * its paths' first optimisation in its own figures (docs/performance.md). The race warms up on parts of its
  * own, so that its stock is whole when it starts.
  */
-const warmupIndex = args.indexOf('--warmup');
-const warmupSeconds = warmupIndex >= 0 ? Math.max(0, Number(args[warmupIndex + 1]) || 0) : 3;
+const warmupSeconds = option('--warmup', 3, 0);
 const connections = option('--connections', 32);
 const adminUrl =
   process.env.BENCH_DATABASE_URL?.trim() ||

@@ -45,22 +45,19 @@ export function contentSecurityPolicy(config: Pick<Config, 'firebase' | 'stripe'
   // The web reaches a loopback emulator under the host name the page was opened with (lib/firebase.ts).
   const [emulatorName, emulatorPort] = emulatorHost?.split(':') ?? [];
   const loopback = ['127.0.0.1', 'localhost'].includes(emulatorName ?? '');
-  const emulatorOrigins = (pageHost: string | null) =>
-    !emulatorHost
+  /** The policy of a page opened under `pageHost` (which matters only with a loopback emulator). */
+  const policyOf = (pageHost: string) => {
+    const emulator = !emulatorHost
       ? []
       : loopback
-        ? [...new Set(['127.0.0.1', 'localhost', pageHost ?? 'localhost'])].map(
-            (host) => `http://${host}:${emulatorPort}`,
-          )
+        ? [...new Set(['127.0.0.1', 'localhost', pageHost])].map((host) => `http://${host}:${emulatorPort}`)
         : [`http://${emulatorHost}`];
-
-  const policyOf = (emulator: string[]) => {
     const frames = [...frame, ...emulator];
     return `${fixed}; connect-src ${[...connect, ...emulator].join(' ')}; frame-src ${frames.length ? frames.join(' ') : "'none'"}`;
   };
   // Every answer carries the policy: it is made once, or once per host name where a loopback emulator makes it
   // depend on it (at most `maxHosts` kept: the Host header is the client's), not anew for each request (issue 15).
-  const fixedPolicy = loopback ? null : policyOf(emulatorOrigins(null));
+  const fixedPolicy = loopback ? null : policyOf('localhost');
   const byHost = new Map<string, string>();
   const maxHosts = 64;
   const policyFor = (req: Request) => {
@@ -69,7 +66,7 @@ export function contentSecurityPolicy(config: Pick<Config, 'firebase' | 'stripe'
     let policy = byHost.get(host);
     if (policy === undefined) {
       if (byHost.size >= maxHosts) byHost.clear();
-      policy = policyOf(emulatorOrigins(host));
+      policy = policyOf(host);
       byHost.set(host, policy);
     }
     return policy;

@@ -2,7 +2,7 @@ import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { MemoryRouter } from 'react-router-dom';
+import { TestRouter } from '../support/TestRouter';
 import { Toasts } from '../../src/components/Toasts';
 
 /** The signed-in admin of these tests (useAuth is mocked to answer this user). */
@@ -25,11 +25,10 @@ export function renderAdmin(page: ReactElement, mocks: MockedResponse[], path = 
   toast.remove();
   return render(
     <MockedProvider mocks={mocks}>
-      {/* As the app's router (App.tsx): navigations are not transitions. */}
-      <MemoryRouter initialEntries={[path]} useTransitions={false}>
+      <TestRouter initialEntries={[path]}>
         {page}
         <Toasts />
-      </MemoryRouter>
+      </TestRouter>
     </MockedProvider>,
   );
 }

@@ -1,7 +1,8 @@
 import { MockedProvider } from '@apollo/client/testing';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
+import { TestRouter } from '../support/TestRouter';
 import LoginPage, { demoCustomer } from '../../src/features/auth/LoginPage';
 import SignupPage from '../../src/features/auth/SignupPage';
 
@@ -21,17 +22,14 @@ jest.mock('../../src/lib/clientSettings', () => ({
 function renderAt(path: string, from?: string) {
   return render(
     <MockedProvider mocks={[]}>
-      <MemoryRouter
-        initialEntries={[{ pathname: path, state: from ? { from: { pathname: from } } : null }]}
-        useTransitions={false}
-      >
+      <TestRouter initialEntries={[{ pathname: path, state: from ? { from: { pathname: from } } : null }]}>
         <Routes>
           <Route path="/login" element={<LoginPage />} />
           <Route path="/signup" element={<SignupPage />} />
           <Route path="/dashboard/my-orders" element={<p>Now at My Orders</p>} />
           <Route path="*" element={<p>Now at another page</p>} />
         </Routes>
-      </MemoryRouter>
+      </TestRouter>
     </MockedProvider>,
   );
 }
@@ -97,11 +95,11 @@ describe('the login form', () => {
     settingsReady = false;
     const page = () => (
       <MockedProvider mocks={[]}>
-        <MemoryRouter initialEntries={['/login']} useTransitions={false}>
+        <TestRouter initialEntries={['/login']}>
           <Routes>
             <Route path="/login" element={<LoginPage />} />
           </Routes>
-        </MemoryRouter>
+        </TestRouter>
       </MockedProvider>
     );
     const { rerender } = render(page());

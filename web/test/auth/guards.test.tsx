@@ -1,6 +1,7 @@
 import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { TestRouter } from '../support/TestRouter';
 import { useAuth } from '../../src/lib/auth';
 import { RequireAdmin, RequireAuth } from '../../src/app/guards';
 import { MeDocument } from '../../src/generated/graphql';
@@ -40,7 +41,7 @@ function renderAt(status: string, mocks: MockedResponse[], guard: 'auth' | 'admi
   const Guard = guard === 'auth' ? RequireAuth : RequireAdmin;
   return render(
     <MockedProvider mocks={mocks}>
-      <MemoryRouter initialEntries={['/dashboard/users']} useTransitions={false}>
+      <TestRouter initialEntries={['/dashboard/users']}>
         <Routes>
           <Route path="/login" element={<LoginPage />} />
           <Route
@@ -52,7 +53,7 @@ function renderAt(status: string, mocks: MockedResponse[], guard: 'auth' | 'admi
             }
           />
         </Routes>
-      </MemoryRouter>
+      </TestRouter>
     </MockedProvider>,
   );
 }

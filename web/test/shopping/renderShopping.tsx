@@ -2,7 +2,8 @@ import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
+import { TestRouter } from '../support/TestRouter';
 import { Toasts } from '../../src/components/Toasts';
 import type { MyOrdersQuery, PartQuery } from '../../src/generated/graphql';
 
@@ -32,13 +33,13 @@ export function renderShopping(page: ReactElement, mocks: MockedResponse[], rout
   toast.remove();
   return render(
     <MockedProvider mocks={mocks}>
-      <MemoryRouter initialEntries={[path]} useTransitions={false}>
+      <TestRouter initialEntries={[path]}>
         <Routes>
           <Route path={route} element={page} />
           <Route path="*" element={<p>Elsewhere</p>} />
         </Routes>
         <Toasts />
-      </MemoryRouter>
+      </TestRouter>
     </MockedProvider>,
   );
 }

@@ -1,7 +1,7 @@
 import userEvent from '@testing-library/user-event';
 import { render, screen } from '@testing-library/react';
 import { MockedProvider } from '@apollo/client/testing';
-import { MemoryRouter } from 'react-router-dom';
+import { TestRouter } from '../support/TestRouter';
 import { PartCard } from '../../src/components/PartCard';
 import { part } from './renderStorefront';
 
@@ -12,9 +12,9 @@ const longDescription =
 const renderCard = (overrides: Parameters<typeof part>[1]) =>
   render(
     <MockedProvider mocks={[]}>
-      <MemoryRouter useTransitions={false}>
+      <TestRouter>
         <PartCard part={part(7, overrides)} />
-      </MemoryRouter>
+      </TestRouter>
     </MockedProvider>,
   );
 

@@ -2,7 +2,8 @@ import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { TestRouter } from '../support/TestRouter';
 import { Toasts } from '../../src/components/Toasts';
 import type { PartFieldsFragment, ReviewFieldsFragment } from '../../src/generated/graphql';
 
@@ -17,13 +18,13 @@ export function renderStorefront(page: ReactElement, mocks: MockedResponse[], pa
   toast.remove();
   return render(
     <MockedProvider mocks={mocks}>
-      <MemoryRouter initialEntries={[path]} useTransitions={false}>
+      <TestRouter initialEntries={[path]}>
         <Routes>
           <Route path="*" element={page} />
         </Routes>
         <Location />
         <Toasts />
-      </MemoryRouter>
+      </TestRouter>
     </MockedProvider>,
   );
 }
