@@ -642,10 +642,12 @@ async function main(): Promise<void> {
         settled = n === landed ? settled + 1 : 0;
         landed = n;
       }
-      const [after] = rowsOf<{ available: number; sold: number; orders: number; units: number }>(
+      const [after] = rowsOf<{ available: number; sold: number; orders: number; units: number; selling: number }>(
         await db.execute(sql`select p.available, p.sold,
                                     (select count(*)::int from orders o where o.part_id = p.id) as orders,
-                                    (select coalesce(sum(order_amount), 0)::int from orders o where o.part_id = p.id) as units
+                                    (select coalesce(sum(order_amount), 0)::int from orders o where o.part_id = p.id) as units,
+                                    (select extract(epoch from max(o.created_at) - min(o.created_at))::float8
+                                       from orders o where o.part_id = p.id) as selling
                              from parts p where p.id = ${racePart.id}`),
       );
       const taken = raceStock - after.available;
@@ -653,8 +655,8 @@ async function main(): Promise<void> {
       raceCheck =
         `stock taken ${fmt(taken)} ${consistent ? '=' : '!='} sum of accepted orders ${fmt(after.units)} ` +
         `(${fmt(after.orders)} orders of 1 unit, ${fmt(after.available)} left; answers counted in the run: ` +
-        `${fmt(race.graphqlOk)} accepted, ${fmt(race.graphqlErrors)} refused): ` +
-        (consistent ? 'consistent' : 'INCONSISTENT');
+        `${fmt(race.graphqlOk)} accepted, ${fmt(race.graphqlErrors)} refused; the first order to the last: ` +
+        `${(after.selling ?? 0).toFixed(1)} s): ${consistent ? 'consistent' : 'INCONSISTENT'}`;
       rows.push({
         ...race,
         graphqlErrors: 0,
