@@ -227,6 +227,7 @@ export async function createApp({
       const caller = callerOf(req.headers.authorization, tokens, services.users);
       return {
         actor: null,
+        account: caller.claim,
         authError: caller.authError,
         callerFree: false,
         credentials: req.headers.authorization !== undefined,

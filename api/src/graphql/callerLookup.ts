@@ -15,18 +15,25 @@ export function callerFreeFields(schema: GraphQLSchema): Set<string> {
   return free;
 }
 
-/** Whether every field an operation asks at its root is caller-free (a fragment at the root counts as not). */
-const needsCaller = (operation: OperationDefinitionNode | undefined, free: Set<string>) =>
-  !operation ||
-  operation.operation !== OperationTypeNode.QUERY ||
-  operation.selectionSet.selections.some((s) => s.kind !== Kind.FIELD || !free.has(s.name.value));
+/**
+ * The root query fields whose services, given the token's account (`GraphQLContext.account`) instead of a caller
+ * read before, read the caller in the same statement as their data (services/ordersService.ts, `listFor`), and
+ * decide the right on it as on any caller. Their resolvers pass `actor ?? account`.
+ */
+export const callerReadWithData = new Set(['myOrders', 'orders']);
+
+/** Whether every field an operation asks at its root is in `fields` (a fragment at the root counts as not). */
+const onlyAsks = (operation: OperationDefinitionNode | undefined, fields: (name: string) => boolean) =>
+  operation?.operation === OperationTypeNode.QUERY &&
+  operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && fields(s.name.value));
 
 /**
  * Decides once the operation is known whether it never looks at its caller, and records it on the context
  * (`callerFree`: its answer is the one anyone asking it gets, so a public one may be shared: graphql/caching.ts).
  * If it needs a caller, looks the caller's account up (one SQL round trip: does it exist, which role does it hold
- * now): a signed-in customer's home page or catalog search runs as a visitor's does. Every right is still
- * decided by the services, with the account as it is now.
+ * now): a signed-in customer's home page or catalog search runs as a visitor's does. An operation whose other
+ * fields all read their caller with their data (`callerReadWithData`: My Orders, All Orders) is left to them,
+ * one round trip fewer. Every right is still decided by the services, with the account as it is now.
  */
 export function callerLookupPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext> {
   const free = callerFreeFields(schema);
@@ -34,8 +41,12 @@ export function callerLookupPlugin(schema: GraphQLSchema): ApolloServerPlugin<Gr
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, contextValue }) {
-          contextValue.callerFree = !needsCaller(operation ?? undefined, free);
-          if (!contextValue.callerFree) Object.assign(contextValue, await contextValue.lookUpCaller());
+          const asked = operation ?? undefined;
+          contextValue.callerFree = onlyAsks(asked, (name) => free.has(name));
+          if (contextValue.callerFree) return;
+          if (onlyAsks(asked, (name) => free.has(name) || callerReadWithData.has(name))) return;
+          contextValue.account = null;
+          Object.assign(contextValue, await contextValue.lookUpCaller());
         },
       };
     },

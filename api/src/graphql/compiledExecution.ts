@@ -11,9 +11,10 @@ import type { GraphQLContext } from './context';
  * stays Apollo's (parsing, validation, the query limits, the caller lookup) and so do the resolvers, with their
  * role directives and services: only the walk changes.
  *
- * - Only queries of a signed-in caller whose operation needs the caller (the caller lookup found an account): an
- *   answer that may be shared keeps Apollo's execution, whose per-field cache hints decide how long it is kept,
- *   and a visitor or a refused token never makes the server compile anything.
+ * - Only queries of a signed-in caller whose operation needs the caller (the caller lookup found an account, or
+ *   the token was accepted and its fields read the caller with their data): an answer that may be shared keeps
+ *   Apollo's execution, whose per-field cache hints decide how long it is kept, and a visitor or a refused token
+ *   never makes the server compile anything.
  * - An operation is compiled once it has been asked `compileAfter` times (10: a client's operations are asked
  *   thousands of times, while queries made up to cost the server compilations pay for each with ten requests),
  *   and at most `keep` compiled operations are kept (least recently used go first).
@@ -47,7 +48,8 @@ export function compiledExecutionPlugin(options: {
     async requestDidStart() {
       return {
         async responseForOperation({ operation, operationName, document, queryHash, contextValue, request }) {
-          if (operation.operation !== OperationTypeNode.QUERY || !contextValue.actor) return null;
+          const signedIn = !contextValue.callerFree && (contextValue.actor ?? contextValue.account);
+          if (operation.operation !== OperationTypeNode.QUERY || !signedIn) return null;
           const key = `${queryHash}:${operationName ?? ''}`;
           let query = compiled.get(key);
           if (!query) {

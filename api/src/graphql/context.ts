@@ -1,6 +1,6 @@
 import type { AppError } from '../errors';
 import type { Client } from '../rateLimits';
-import type { Actor } from '../services/actor';
+import type { AccountClaim, Actor } from '../services/actor';
 import type { Services } from '../services';
 
 /** What every resolver gets: who is calling and the services that do the work. */
@@ -10,6 +10,12 @@ export interface GraphQLContext {
    * visitor, and for an operation of public fields alone.
    */
   actor: Actor | null;
+  /**
+   * The account an accepted token names, when the lookup was left to the services: an operation whose root
+   * fields all read their caller with their data (graphql/callerLookup.ts) is not looked up first, and its
+   * resolvers pass this (`actor ?? account`). Null without a token or with a refused one.
+   */
+  account: AccountClaim | null;
   /** Why a token that was sent was not accepted (expired, forged); reported when a field needs a caller. */
   authError: AppError | null;
   /**

@@ -1,6 +1,6 @@
 import { accountGone, AppError } from '../errors';
 import type { AccessTokens } from '../identity/accessTokens';
-import type { Actor } from '../services/actor';
+import type { AccountClaim, Actor } from '../services/actor';
 import type { UsersService } from '../services/usersService';
 
 export interface Caller {
@@ -25,23 +25,29 @@ export function bearerToken(header: string | undefined): string | null {
 export interface PendingCaller {
   /** Why the token sent was refused at once (its signature, its expiry), before any lookup. */
   authError: AppError | null;
+  /**
+   * The account an accepted token names, not read yet: for a service that reads the caller in the same
+   * statement as its data (graphql/callerLookup.ts). Null without a token, or when it was refused.
+   */
+  claim: AccountClaim | null;
   lookUp: () => Promise<Caller>;
 }
 
 export function callerOf(header: string | undefined, tokens: AccessTokens, users: UsersService): PendingCaller {
   const token = bearerToken(header);
-  if (!token) return { authError: null, lookUp: () => Promise.resolve({ actor: null, authError: null }) };
+  if (!token) return { authError: null, claim: null, lookUp: () => Promise.resolve({ actor: null, authError: null }) };
   let claims: ReturnType<AccessTokens['verify']>;
   try {
     claims = tokens.verify(token);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const refused: Caller = { actor: null, authError: error };
-    return { authError: error, lookUp: () => Promise.resolve(refused) };
+    return { authError: error, claim: null, lookUp: () => Promise.resolve(refused) };
   }
   let found: Promise<Caller> | undefined;
   return {
     authError: null,
+    claim: { userId: claims.userId, firebaseUid: claims.firebaseUid },
     lookUp: () =>
       (found ??= users.actorFor(claims.userId, claims.firebaseUid).then(
         (actor): Caller => (actor ? { actor, authError: null } : { actor: null, authError: accountGone() }),

@@ -4,6 +4,7 @@ import { defaultOrderLimits, defaultRateLimits, type OrderLimits } from '../conf
 import { createRateLimits, type RateLimiter } from '../rateLimits';
 import type { Identity } from '../identity/firebaseIdentity';
 import type { PaymentGateway } from '../payments/paymentGateway';
+import { actorReader } from './actor';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
 import { createOrdersService } from './ordersService';
@@ -31,17 +32,19 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps) {
   const rateLimits = deps.rateLimits ?? createRateLimits(defaultRateLimits);
   const parts = createPartsService(deps.db);
+  const readActor = actorReader(deps.db);
   const orders = createOrdersService({
     db: deps.db,
     parts,
     rateLimits,
+    readActor,
     limits: deps.orderLimits ?? defaultOrderLimits,
   });
   return {
     parts,
     orders,
     cart: createCartService({ db: deps.db, parts, orders, rateLimits }),
-    users: createUsersService({ ...deps, rateLimits }),
+    users: createUsersService({ ...deps, rateLimits, readActor }),
     payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders }),
     reviews: createReviewsService({ db: deps.db, parts }),
     contact: createContactService(deps.db, rateLimits),

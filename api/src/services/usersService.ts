@@ -10,7 +10,7 @@ import type { Identity, VerifiedIdentity } from '../identity/firebaseIdentity';
 import type { Client, RateLimiter } from '../rateLimits';
 import { logger } from '../logger';
 import { accountNamedBy } from './accountByEmail';
-import type { Actor } from './actor';
+import { actorReader, type Actor, type ReadActor } from './actor';
 import { authorize } from './rights';
 import { validEmail } from './email';
 import { isId, page, pageSizes, pageWithTotal } from './paging';
@@ -35,14 +35,11 @@ export function createUsersService(deps: {
   tokens: AccessTokens;
   adminEmails: string[];
   rateLimits: RateLimiter;
+  /** Every signed-in request asks who its caller is (a prepared statement, shared by the services). */
+  readActor?: ReadActor;
 }) {
   const { db, identity, tokens, adminEmails, rateLimits } = deps;
-  // Every signed-in request asks who its caller is: prepared once (a named statement on a PostgreSQL server).
-  const actorById = db
-    .select({ userId: users.id, email: users.email, role: users.role })
-    .from(users)
-    .where(and(eq(users.id, sql.placeholder('userId')), eq(users.firebaseUid, sql.placeholder('firebaseUid'))))
-    .prepare('users_actor');
+  const readActor = deps.readActor ?? actorReader(db);
 
   /** ADMIN_EMAILS makes an account admin only once Firebase says its owner proved the address. */
   const listedAdmin = (email: string | null, verified: boolean) =>
@@ -170,9 +167,7 @@ export function createUsersService(deps: {
      * role as the database has it now; null if the user is gone or is no longer that Firebase account.
      */
     async actorFor(userId: string, firebaseUid: string): Promise<Actor | null> {
-      if (!isId(userId) || !firebaseUid) return null;
-      const [user] = await actorById.execute({ userId, firebaseUid });
-      return user ?? null;
+      return readActor({ userId, firebaseUid });
     },
 
     /**

@@ -164,4 +164,24 @@ describe.each(databaseKinds)('SQL statements per GraphQL request on %s', (kind) 
     expect(callerLookups(mixed)).toHaveLength(1);
     expect(callerLookups(await statementsOf(cases.find((c) => c.name === 'my orders')!))).toHaveLength(1);
   });
+
+  it('My Orders and All Orders read their caller in the page’s statement: one statement, with the lookup in it', async () => {
+    for (const name of ['my orders', 'all orders (admin)', 'paid orders (admin)']) {
+      const statements = await statementsOf(cases.find((c) => c.name === name)!);
+      // Full pages (their totals: counted with the page, or kept with the writes), the caller joined to them.
+      expect({ name, statements: statements.length }).toEqual({ name, statements: 1 });
+      expect(statements[0]).toMatch(
+        /^select "users"\."id", "users"\."email", "users"\."role", .* from "users" left join/,
+      );
+      expect(statements[0]).toMatch(/where \("users"\."id" = \$\d+ and "users"\."firebase_uid" = \$\d+\)$/);
+    }
+    // Asked beside a field that needs the caller looked up first, the lists take the caller read then.
+    const beside = await statementsOf({
+      name: 'my orders and my profile',
+      query: '{ me { id } myOrders(limit: 5) { items { id } total } }',
+      as: 'customer',
+    });
+    expect(beside.filter((s) => /from "users" left join/.test(s))).toEqual([]);
+    expect(beside.filter((s) => /^select .* from "users"/.test(s)).length).toBeGreaterThanOrEqual(1);
+  });
 });
