@@ -141,20 +141,13 @@ const decoderOf = (field: LightField): Decoder =>
 
 const dialect = new PgDialect();
 
-/**
- * Prepares a hot read (a page of My Orders or All Orders, asked on every visit) whose rows are mapped by a
- * mapper made once for its fields instead of Drizzle's general one, which asks every cell of every row what kind
- * of field it is and walks its path: a quarter of the CPU of reading a page of 20 orders (issue 15). `fields`
- * are those the statement was built with (`db.select(fields)`): columns, SQL with its decoder (`.mapWith`), and
- * one level down whole tables (`{ order: orders }`) or objects of those, taken in the order Drizzle selects them. Each value is
- * decoded by its field as Drizzle decodes it; null stays null (a test compares the two mappers).
- */
-export function prepareLight<T>(
-  db: Db,
-  name: string,
-  select: { getSQL(): SQL },
-  fields: Record<string, LightField | Table | Record<string, LightField>>,
-): { execute(values?: Record<string, unknown>): Promise<T[]> } {
+type LightFields = Record<string, LightField | Table | Record<string, LightField>>;
+const mappers = new WeakMap<LightFields, (rows: unknown[][]) => unknown[]>();
+
+/** The row mapper of `fields` (made once for each fields object: see `prepareLight`). */
+function rowMapper(fields: LightFields): (rows: unknown[][]) => unknown[] {
+  const known = mappers.get(fields);
+  if (known) return known;
   const cells: { key: string; inner?: string; field: LightField }[] = [];
   for (const [key, field] of Object.entries(fields)) {
     if (is(field, Column) || is(field, SQL) || is(field, SQL.Aliased)) cells.push({ key, field });
@@ -165,7 +158,7 @@ export function prepareLight<T>(
   }
   const decoders = cells.map((cell) => decoderOf(cell.field));
   const nested = [...new Set(cells.filter((cell) => cell.inner !== undefined).map((cell) => cell.key))];
-  const mapRows = (rows: unknown[][]): T[] =>
+  const mapRows = (rows: unknown[][]) =>
     rows.map((row) => {
       const out: Record<string, unknown> = {};
       const found: Record<string, boolean> = {};
@@ -185,14 +178,34 @@ export function prepareLight<T>(
       }
       // An object of which nothing was found (a left join that matched no row) is null, as Drizzle makes it.
       for (const key of nested) if (!found[key]) out[key] = null;
-      return out as T;
+      return out;
     });
+  mappers.set(fields, mapRows);
+  return mapRows;
+}
+
+/**
+ * Prepares a hot read (a list page, a part, the caller's page of orders) whose rows are mapped by a mapper made
+ * once for its fields instead of Drizzle's general one, which asks every cell of every row what kind of field it
+ * is and walks its path: a quarter of the CPU of reading a page of 20 orders (issue 15). `fields` are those the
+ * statement was built with (`db.select(fields)`), the same object each time: columns, SQL with its decoder
+ * (`.mapWith`), and one level down whole tables (`{ order: orders }`) or objects of those, taken in the order
+ * Drizzle selects them. Each value is decoded by its field as Drizzle decodes it; null stays null (a test
+ * compares the two mappers). `name` makes it a named statement on a PostgreSQL server, prepared once; without
+ * one, the statement is planned for its values each time (the catalog's search).
+ */
+export function prepareLight<T>(
+  db: Db,
+  name: string | undefined,
+  select: { getSQL(): SQL },
+  fields: LightFields,
+): { execute(values?: Record<string, unknown>): Promise<T[]> } {
   return db._.session.prepareQuery<{ execute: T[]; all: unknown; values: unknown }>(
     dialect.sqlToQuery(select.getSQL()),
     [],
     name,
     true,
-    mapRows,
+    rowMapper(fields) as (rows: unknown[][]) => T[],
   );
 }
 

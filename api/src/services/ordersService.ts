@@ -399,14 +399,19 @@ export function createOrdersService(deps: {
    * first): one round trip, so that asking for a sold-out part again and again costs two statements with the
    * caller's (issue 15).
    */
-  const partToOrderStatement = db
-    .select({
-      part: partsTable,
-      hasDueOrders: sql<boolean>`exists (select 1 from ${orders} where ${dueWhere(eq(orders.partId, partsTable.id))})`,
-    })
-    .from(partsTable)
-    .where(eq(partsTable.id, sql.placeholder('id')))
-    .prepare('part_to_order');
+  const partToOrderFields = {
+    part: partsTable,
+    hasDueOrders: sql<boolean>`exists (select 1 from ${orders} where ${dueWhere(eq(orders.partId, partsTable.id))})`,
+  };
+  const partToOrderStatement = prepareLight<{ part: PartRow; hasDueOrders: boolean }>(
+    db,
+    'part_to_order',
+    db
+      .select(partToOrderFields)
+      .from(partsTable)
+      .where(eq(partsTable.id, sql.placeholder('id'))),
+    partToOrderFields,
+  );
   async function partToOrder(id: string) {
     if (!isId(id)) throw notFound('Part');
     const [found] = await partToOrderStatement.execute({ id });

@@ -8,8 +8,8 @@ import {
   type PriceTier,
   type PriceTierInput,
 } from '@partsyard/common';
-import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
+import { and, count, desc, eq, getTableColumns, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { prepareLight, type Db } from '../db/database';
 import { orders, parts, type PartRow } from '../db/schema';
 import { badInput, notFound } from '../errors';
 import type { Actor } from './actor';
@@ -38,29 +38,41 @@ function checkPricing(
   return { priceTiers: tiers.value, packSize: pack.value };
 }
 
+/** Every column of a part, as `db.select()` reads them: the fields of the parts' light statements. */
+const partColumns = getTableColumns(parts);
+
 export function createPartsService(db: Db) {
-  // The hot reads are prepared once (named statements on a PostgreSQL server; docs/decisions.md).
+  // The hot reads are prepared once (named statements on a PostgreSQL server; docs/decisions.md), their rows
+  // mapped by a mapper made for them (prepareLight).
   const newestFirst = [desc(parts.createdAt), desc(parts.id)];
-  const byId = db
-    .select()
-    .from(parts)
-    .where(eq(parts.id, sql.placeholder('id')))
-    .prepare('parts_by_id');
-  const newestPage = db
-    .select()
-    .from(parts)
-    .orderBy(...newestFirst)
-    .offset(sql.placeholder('offset'))
-    .limit(sql.placeholder('limit'))
-    .prepare('parts_newest_page');
+  const light = (name: string | undefined, select: { getSQL(): SQL }) =>
+    prepareLight<PartRow>(db, name, select, partColumns);
+  const byId = light(
+    'parts_by_id',
+    db
+      .select(partColumns)
+      .from(parts)
+      .where(eq(parts.id, sql.placeholder('id'))),
+  );
+  const newestPage = light(
+    'parts_newest_page',
+    db
+      .select(partColumns)
+      .from(parts)
+      .orderBy(...newestFirst)
+      .offset(sql.placeholder('offset'))
+      .limit(sql.placeholder('limit')),
+  );
   const countAll = db.select({ total: count() }).from(parts).prepare('parts_count');
-  const mostSold = db
-    .select()
-    .from(parts)
-    .where(gt(parts.sold, 0))
-    .orderBy(desc(parts.sold), desc(parts.createdAt))
-    .limit(sql.placeholder('limit'))
-    .prepare('parts_popular');
+  const mostSold = light(
+    'parts_popular',
+    db
+      .select(partColumns)
+      .from(parts)
+      .where(gt(parts.sold, 0))
+      .orderBy(desc(parts.sold), desc(parts.createdAt))
+      .limit(sql.placeholder('limit')),
+  );
 
   async function getPart(id: string): Promise<PartRow> {
     if (!isId(id)) throw notFound('Part');
@@ -95,13 +107,16 @@ export function createPartsService(db: Db) {
       const found = await pageWithTotal(
         { offset, limit },
         () =>
-          db
-            .select()
-            .from(parts)
-            .where(where)
-            .orderBy(...newestFirst)
-            .offset(offset)
-            .limit(limit),
+          light(
+            undefined,
+            db
+              .select(partColumns)
+              .from(parts)
+              .where(where)
+              .orderBy(...newestFirst)
+              .offset(offset)
+              .limit(limit),
+          ).execute(),
         async () => {
           const [{ total }] = await db.select({ total: count() }).from(parts).where(where);
           return total;

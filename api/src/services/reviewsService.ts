@@ -1,22 +1,29 @@
 import { check, reviewSchema } from '@partsyard/common';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { orders, reviews, users, type ReviewRow } from '../db/schema';
 import { accountGone, badInput, conflict, forbidden, notFound } from '../errors';
-import { sqlState, violatedConstraint } from '../db/database';
+import { prepareLight, sqlState, violatedConstraint } from '../db/database';
 import type { Actor } from './actor';
 import { authorize } from './rights';
 import { page, pageSizes } from './paging';
 import type { PartsService } from './partsService';
 
+/** Every column of a review: the fields of the latest reviews' light statement (the home page's). */
+const reviewColumns = getTableColumns(reviews);
+
 export function createReviewsService(deps: { db: Db; parts: PartsService }) {
   const { db, parts } = deps;
-  const latest = db
-    .select()
-    .from(reviews)
-    .orderBy(desc(reviews.createdAt), desc(reviews.id))
-    .limit(sql.placeholder('limit'))
-    .prepare('reviews_latest');
+  const latest = prepareLight<ReviewRow>(
+    db,
+    'reviews_latest',
+    db
+      .select(reviewColumns)
+      .from(reviews)
+      .orderBy(desc(reviews.createdAt), desc(reviews.id))
+      .limit(sql.placeholder('limit')),
+    reviewColumns,
+  );
   return {
     /** Latest reviews, newest first. */
     async listReviews(limit: number | null | undefined): Promise<ReviewRow[]> {
