@@ -228,16 +228,23 @@ export function createOrdersService(deps: {
     },
     all: { ...preparedPage('orders_all', keptTotal()), count: keptCount().prepare('order_counts_all') },
   };
-  async function listFrom(list: (typeof lists)['all'], params: Record<string, unknown>, { offset, limit }: Page) {
-    const rows = await list.page.execute({ ...params, offset, limit });
-    // A page past the end has no row to carry the total: counted apart.
+  async function listFrom(list: (typeof lists)['all'], params: Record<string, unknown>, bounds: Page) {
+    return pageOfRows(list, params, bounds, await list.page.execute({ ...params, ...bounds }));
+  }
+  /** A page from its rows, each carrying the list's total; a page past the end has none: counted apart. */
+  function pageOfRows(
+    list: (typeof lists)['all'],
+    params: Record<string, unknown>,
+    bounds: Page,
+    rows: { order: OrderRow; listTotal: number }[],
+  ) {
     if (!rows.length)
       return pageWithTotal(
-        { offset, limit },
+        bounds,
         async () => [],
         async () => (await list.count.execute(params))[0].total,
       );
-    // Each row's order as Drizzle made it: copying it without the total (an object rest) cost up to a tenth of a
+    // Each row's order as it was mapped: copying it without the total (an object rest) cost up to a tenth of a
     // signed-in list's CPU once the server had answered other queries (issue 15).
     return { items: rows.map((row) => row.order), total: rows[0].listTotal };
   }
@@ -278,8 +285,9 @@ export function createOrdersService(deps: {
     });
     if (!rows.length) throw accountGone();
     authorize(operation, rows[0].caller);
-    if (rows[0].order === null) return listFrom(list, params, bounds);
-    return { items: rows.map((row) => row.order as OrderRow), total: rows[0].listTotal ?? 0 };
+    // An empty page comes back as the caller's row alone (the page's columns null).
+    const found = rows[0].order === null ? [] : (rows as { order: OrderRow; listTotal: number }[]);
+    return pageOfRows(list, params, bounds, found);
   }
 
   /** The cap's count: an order placed alone counts one, and so does a whole checkout (however many lines). */

@@ -165,6 +165,28 @@ describe.each(databaseKinds)('SQL statements per GraphQL request on %s', (kind) 
     expect(callerLookups(await statementsOf(cases.find((c) => c.name === 'my orders')!))).toHaveLength(1);
   });
 
+  it('an empty page read with its caller: counted apart only past the end, and nothing to count for no orders', async () => {
+    const query = '{ myOrders(offset: 100000, limit: 5) { items { id } total } }';
+    const past = await statementsOf({ name: 'my orders past the end', query, as: 'customer' });
+    expect(past).toHaveLength(2); // the page with its caller, then the count
+    const answer = await app.gql<{ myOrders: { items: unknown[]; total: number } }>(
+      query,
+      {},
+      { token: tokens.customer },
+    );
+    expect(answer.data?.myOrders.items).toEqual([]);
+    expect(answer.data?.myOrders.total).toBeGreaterThan(100);
+
+    const { rows } = (await app.db.execute(
+      sql`insert into users (email, name, role) values ('new@rows.test', 'New', 'customer') returning id`,
+    )) as unknown as { rows: { id: string }[] };
+    const newcomer = await app.tokenFor({ id: rows[0].id });
+    app.statements();
+    const none = await app.gql('{ myOrders(limit: 5) { items { id } total } }', {}, { token: newcomer });
+    expect(none.data).toEqual({ myOrders: { items: [], total: 0 } });
+    expect(app.statements()).toHaveLength(1);
+  });
+
   it('My Orders and All Orders read their caller in the page’s statement: one statement, with the lookup in it', async () => {
     for (const name of ['my orders', 'all orders (admin)', 'paid orders (admin)']) {
       const statements = await statementsOf(cases.find((c) => c.name === name)!);
