@@ -21,6 +21,9 @@ export interface AccountClaim {
   firebaseUid: string;
 }
 
+/** Whether a claim can name an account at all (an id that is not a UUID would be a query error, not a miss). */
+export const wellFormed = ({ userId, firebaseUid }: AccountClaim): boolean => isId(userId) && firebaseUid !== '';
+
 /** Whether a caller has been read already (an Actor) or is only claimed by its token. */
 export const isClaim = (caller: Actor | AccountClaim): caller is AccountClaim => 'firebaseUid' in caller;
 
@@ -41,9 +44,9 @@ export const claimedAccount = and(
  */
 export function actorReader(db: Db) {
   const statement = db.select(actorColumns).from(users).where(claimedAccount).prepare('users_actor');
-  return async ({ userId, firebaseUid }: AccountClaim): Promise<Actor | null> => {
-    if (!isId(userId) || !firebaseUid) return null;
-    const [actor] = await statement.execute({ callerId: userId, callerUid: firebaseUid });
+  return async (claim: AccountClaim): Promise<Actor | null> => {
+    if (!wellFormed(claim)) return null;
+    const [actor] = await statement.execute({ callerId: claim.userId, callerUid: claim.firebaseUid });
     return actor ?? null;
   };
 }

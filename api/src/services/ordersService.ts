@@ -27,7 +27,15 @@ import { emitEvent } from '../logger';
 import type { Client, RateLimiter } from '../rateLimits';
 import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
-import { actorColumns, claimedAccount, isClaim, type AccountClaim, type Actor, type ReadActor } from './actor';
+import {
+  actorColumns,
+  claimedAccount,
+  isClaim,
+  wellFormed,
+  type AccountClaim,
+  type Actor,
+  type ReadActor,
+} from './actor';
 import { orderPlacedEmail, shippedEmail } from './emails';
 import { dueWhere, expireDueOrders, expireOrderIfDue, intentKeys } from './expiry';
 import { enqueueEmail } from './outbox';
@@ -275,7 +283,7 @@ export function createOrdersService(deps: {
       throw error;
     }
     const { list, params, bounds } = chosen;
-    if (!isId(caller.userId) || !caller.firebaseUid) throw accountGone();
+    if (!wellFormed(caller)) throw accountGone();
     const rows = await list.withCaller.execute({
       ...params,
       callerId: caller.userId,
