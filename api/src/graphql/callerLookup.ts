@@ -16,15 +16,20 @@ export function callerFreeFields(schema: GraphQLSchema): Set<string> {
 }
 
 /**
- * The root query fields whose services, given the token's account (`GraphQLContext.account`) instead of a caller
- * read before, read the caller in the same statement as their data (services/ordersService.ts, `listFor`), and
- * decide the right on it as on any caller. Their resolvers pass `actor ?? account`.
+ * The root fields whose services, given the token's account (`GraphQLContext.account`) instead of a caller read
+ * before, read the caller in the same statement as their data (services/ordersService.ts: `listFor`, and
+ * `placeOrder` with the part to order), and decide the right on it as on any caller. Their resolvers pass
+ * `actor ?? account`.
  */
-export const callerReadWithData = new Set(['myOrders', 'orders']);
+export const callerReadWithData: Readonly<Record<OperationTypeNode, ReadonlySet<string>>> = {
+  [OperationTypeNode.QUERY]: new Set(['myOrders', 'orders']),
+  [OperationTypeNode.MUTATION]: new Set(['placeOrder']),
+  [OperationTypeNode.SUBSCRIPTION]: new Set(),
+};
 
 /** Whether every field an operation asks at its root is in `fields` (a fragment at the root counts as not). */
 const onlyAsks = (operation: OperationDefinitionNode | undefined, fields: (name: string) => boolean) =>
-  operation?.operation === OperationTypeNode.QUERY &&
+  operation !== undefined &&
   operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && fields(s.name.value));
 
 /**
@@ -32,8 +37,8 @@ const onlyAsks = (operation: OperationDefinitionNode | undefined, fields: (name:
  * (`callerFree`: its answer is the one anyone asking it gets, so a public one may be shared: graphql/caching.ts).
  * If it needs a caller, looks the caller's account up (one SQL round trip: does it exist, which role does it hold
  * now): a signed-in customer's home page or catalog search runs as a visitor's does. An operation whose other
- * fields all read their caller with their data (`callerReadWithData`: My Orders, All Orders) is left to them,
- * one round trip fewer. Every right is still decided by the services, with the account as it is now.
+ * fields all read their caller with their data (`callerReadWithData`: My Orders, All Orders, an order placed) is
+ * left to them, one round trip fewer. Every right is still decided by the services, with the account as it is now.
  */
 export function callerLookupPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext> {
   const free = callerFreeFields(schema);
@@ -42,9 +47,13 @@ export function callerLookupPlugin(schema: GraphQLSchema): ApolloServerPlugin<Gr
       return {
         async didResolveOperation({ operation, contextValue }) {
           const asked = operation ?? undefined;
-          contextValue.callerFree = onlyAsks(asked, (name) => free.has(name));
+          const query = asked?.operation === OperationTypeNode.QUERY;
+          contextValue.callerFree = query && onlyAsks(asked, (name) => free.has(name));
           if (contextValue.callerFree) return;
-          if (onlyAsks(asked, (name) => free.has(name) || callerReadWithData.has(name))) return;
+          const withData = asked ? callerReadWithData[asked.operation] : new Set<string>();
+          // GraphQL's own fields never see the caller, at the root of any operation; the public ones are queries.
+          const callerFreeHere = (name: string) => (query ? free.has(name) : name === '__typename');
+          if (onlyAsks(asked, (name) => callerFreeHere(name) || withData.has(name))) return;
           contextValue.account = null;
           Object.assign(contextValue, await contextValue.lookUpCaller());
         },

@@ -54,7 +54,8 @@ export const resolvers: Resolvers = {
     updateProfile: (_, { input }, { services, actor }) => services.users.updateProfile(actor, input),
     addPart: (_, { input }, { services, actor }) => services.parts.addPart(actor, input),
     deletePart: (_, { id }, { services, actor }) => services.parts.deletePart(actor, id),
-    placeOrder: (_, { input }, { services, actor, client }) => services.orders.placeOrder(actor, input, client),
+    placeOrder: (_, { input }, { services, actor, account, client }) =>
+      services.orders.placeOrder(actor ?? account, input, client),
     cancelOrder: (_, { id }, { services, actor }) => services.orders.cancelOrder(actor, id),
     createPaymentIntent: (_, { orderId }, { services, actor }) => services.payments.createPaymentIntent(actor, orderId),
     payWithTestCard: (_, { paymentIntentId, card }, { services, actor }) =>

@@ -206,4 +206,37 @@ describe.each(databaseKinds)('SQL statements per GraphQL request on %s', (kind) 
     expect(beside.filter((s) => /from "users" left join/.test(s))).toEqual([]);
     expect(beside.filter((s) => /^select .* from "users"/.test(s)).length).toBeGreaterThanOrEqual(1);
   });
+
+  it('an order placed alone reads its caller with the part: a refusal is one statement, a sale has no lookup of its own', async () => {
+    const { rows } = (await app.db.execute(
+      sql`insert into parts (name, description, price_cents, min_order, available, sold)
+          values ('Chain guide', 'A part.', 500, 2, 3, 0) returning id`,
+    )) as unknown as { rows: { id: string }[] };
+    const partId = rows[0].id;
+    const place = async (orderAmount: number) => {
+      app.statements();
+      const answer = await app.gql(
+        'mutation($input: PlaceOrderInput!) { placeOrder(input: $input) { id } }',
+        { input: { partId, name: 'Rider', phone: '01712345678', orderAmount, address: 'Road 5' } },
+        { token: tokens.customer },
+      );
+      return { answer, statements: app.statements() };
+    };
+    const joined = /^select "users"\."id", "users"\."email", "users"\."role", .* from "users" left join "parts"/;
+    // Refused (below the part's minimum): the caller and the part in one statement, and nothing else.
+    const refused = await place(1);
+    expect(refused.answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(refused.statements).toHaveLength(1);
+    expect(refused.statements[0]).toMatch(joined);
+    // Placed: that statement, then the transaction, and no other read of the caller.
+    const placed = await place(2);
+    expect(placed.answer.errors).toBeUndefined();
+    expect(placed.statements[0]).toMatch(joined);
+    expect(placed.statements.filter((s) => /^select .* from "users" where/.test(s))).toHaveLength(1); // the hold
+    expect(placed.statements.filter((s) => /for no key update$/.test(s))).toHaveLength(1);
+    // Sold out now (1 left, 2 at least): one statement again.
+    const soldOut = await place(2);
+    expect(soldOut.answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(soldOut.statements).toHaveLength(1);
+  });
 });

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema';
 import { databaseKinds } from '../support/env';
+import { addPart, orderInput } from '../support/fixtures';
 import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
 
 /**
@@ -76,6 +77,14 @@ describe.each(databaseKinds)('the caller as it is now, on %s', (kind) => {
     // Warm past compilation, as above.
     for (let i = 0; i < 12; i++) expect(await answers(leaving)).toEqual(asCustomer);
     expect(await answers(promoted)).toEqual(asAdmin);
+    // An order placed alone reads its caller with the part (ordersService.placeOrder): each places one now.
+    const partId = await addPart(app, admin.token, { minOrder: 1, available: 100 });
+    const place = (user: TestUser, input: Record<string, unknown>) =>
+      app.gql('mutation($input: PlaceOrderInput!) { placeOrder(input: $input) { id } }', { input }, user.token);
+    for (const user of [leaving, promoted]) {
+      const placed = await place(user, orderInput(partId, { orderAmount: 1 }));
+      expect({ status: placed.status, errors: placed.errors }).toEqual({ status: 200, errors: undefined });
+    }
 
     for (const user of [leaving, promoted]) {
       const deleted = await app.gql('mutation($id: ID!) { deleteUser(id: $id) }', { id: user.userId }, admin.token);
@@ -86,6 +95,16 @@ describe.each(databaseKinds)('the caller as it is now, on %s', (kind) => {
       // Bad input from a deleted account: told that the account is gone, not about the input.
       const badPage = await app.gql('{ myOrders(limit: 100000) { total } }', {}, user.token);
       expect([badPage.status, badPage.errors?.[0]?.message]).toEqual([401, 'This account no longer exists']);
+      // Nor can it order: with good input, with bad input, a part that does not exist, an id that names none.
+      for (const input of [
+        orderInput(partId, { orderAmount: 1 }),
+        orderInput(partId, { orderAmount: -1, phone: '' }),
+        orderInput('00000000-0000-4000-8000-000000000000'),
+        orderInput('not-an-id'),
+      ]) {
+        const ordered = await place(user, input);
+        expect([ordered.status, ordered.errors?.[0]?.message]).toEqual([401, 'This account no longer exists']);
+      }
       const home = await app.gql<{ popularParts: unknown[] }>('{ popularParts { id } }', {}, user.token);
       expect({ status: home.status, errors: home.errors }).toEqual({ status: 200, errors: undefined });
     }
