@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import type { Tx } from '../db/database';
+import { eq, sql } from 'drizzle-orm';
+import { lightStatement, type Tx } from '../db/database';
 import { users } from '../db/schema';
 
 /**
@@ -20,6 +20,26 @@ export async function holdAccount(
   userId: string,
   strength: 'key share' | 'no key update' = 'key share',
 ): Promise<boolean> {
-  const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for(strength);
+  const [user] = await holdStatement(tx, strength).execute({ userId });
   return Boolean(user);
+}
+
+/** The hold of each strength, built once (a named statement: every order and payment runs one). */
+const heldColumns = { id: users.id };
+const holdStatements = new Map<string, ReturnType<typeof lightStatement<{ id: string }>>>();
+function holdStatement(tx: Tx, strength: 'key share' | 'no key update') {
+  let statement = holdStatements.get(strength);
+  if (!statement) {
+    statement = lightStatement<{ id: string }>(
+      `users_hold_${strength.replace(/ /g, '_')}`,
+      tx
+        .select(heldColumns)
+        .from(users)
+        .where(eq(users.id, sql.placeholder('userId')))
+        .for(strength),
+      heldColumns,
+    );
+    holdStatements.set(strength, statement);
+  }
+  return statement(tx);
 }

@@ -12,7 +12,7 @@ import {
 import { and, count, desc, eq, getTableColumns, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { OrderLimits } from '../config';
-import { prepareLight, sqlState, type Db, type Tx } from '../db/database';
+import { lightStatement, prepareLight, sqlState, type Db, type Tx } from '../db/database';
 import {
   gatewayIntents,
   orderCounts,
@@ -300,6 +300,22 @@ export function createOrdersService(deps: {
 
   /** The cap's count: an order placed alone counts one, and so does a whole checkout (however many lines). */
   const unpaidHeld = sql<number>`count(distinct coalesce(${orders.checkoutId}, ${orders.id}))::int`;
+  const heldFields = { held: unpaidHeld };
+  /** A customer's unpaid orders, counted for the cap (built once, run in the order's transaction). */
+  const unpaidHeldStatement = lightStatement<{ held: number }>(
+    'orders_unpaid_held',
+    db
+      .select(heldFields)
+      .from(orders)
+      .where(
+        and(
+          eq(orders.userId, sql.placeholder('userId')),
+          eq(orders.status, 'unpaid'),
+          gt(orders.expiresAt, sql`now()`),
+        ),
+      ),
+    heldFields,
+  );
 
   /**
    * THE one place orders are written (placeOrder and checkout both come here; so does anything that must happen
@@ -349,10 +365,7 @@ export function createOrdersService(deps: {
       // The account first (held against the customer's other orders, so the cap below counts with none of
       // theirs in flight: two at once cannot both slip past it).
       if (!(await holdAccount(tx, caller.userId, 'no key update'))) throw accountGone();
-      const [{ held }] = await tx
-        .select({ held: unpaidHeld })
-        .from(orders)
-        .where(and(eq(orders.userId, caller.userId), eq(orders.status, 'unpaid'), gt(orders.expiresAt, sql`now()`)));
+      const [{ held }] = await unpaidHeldStatement(tx).execute({ userId: caller.userId });
       if (held >= limits.unpaidPerCustomer) throw conflict(tooManyUnpaidOrders(held));
       const rows: (PgInsertValue<typeof orders> & { totalCents: number })[] = [];
       const gone: string[] = [];

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { DbOrTx } from '../db/database';
+import { sql } from 'drizzle-orm';
+import { lightStatement, type DbOrTx } from '../db/database';
 import { outbox } from '../db/schema';
 
 /** One email to send, as the builders in emails.ts make it. */
@@ -28,17 +29,36 @@ const storedKey = (key: string | undefined) =>
  */
 export async function enqueueEmail(tx: DbOrTx, message: OutboxMessage): Promise<boolean> {
   if (!message.to.trim()) return false;
-  const written = await tx
-    .insert(outbox)
-    .values({
-      kind: message.kind,
-      toAddress: message.to.trim(),
-      subject: message.subject,
-      html: message.html,
-      text: message.text,
-      dedupeKey: storedKey(message.dedupeKey),
-    })
-    .onConflictDoNothing()
-    .returning({ id: outbox.id });
+  const written = await enqueueStatement(tx).execute({
+    kind: message.kind,
+    toAddress: message.to.trim(),
+    subject: message.subject,
+    html: message.html,
+    text: message.text,
+    dedupeKey: storedKey(message.dedupeKey),
+  });
   return written.length > 0;
+}
+
+/** The insert, built once (a named statement: every order placed runs it). */
+const writtenColumns = { id: outbox.id };
+let enqueue: ReturnType<typeof lightStatement<{ id: string }>> | undefined;
+function enqueueStatement(tx: DbOrTx) {
+  enqueue ??= lightStatement<{ id: string }>(
+    'outbox_enqueue',
+    tx
+      .insert(outbox)
+      .values({
+        kind: sql.placeholder('kind'),
+        toAddress: sql.placeholder('toAddress'),
+        subject: sql.placeholder('subject'),
+        html: sql.placeholder('html'),
+        text: sql.placeholder('text'),
+        dedupeKey: sql.placeholder('dedupeKey'),
+      })
+      .onConflictDoNothing()
+      .returning(writtenColumns),
+    writtenColumns,
+  );
+  return enqueue(tx);
 }
