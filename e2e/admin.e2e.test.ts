@@ -100,6 +100,13 @@ describe('admin pages in a browser', () => {
 
     const { context, page } = await asAdmin('/dashboard/manage-parts');
     await page.getByRole('searchbox', { name: 'Search parts' }).fill(name);
+    // The search is applied after a pause in typing, and the list then loads again: clicked before that, the
+    // Delete button could be swapped out under the pointer (seen once in a whole run under load).
+    await page.waitForURL((url) => url.searchParams.get('q') === name);
+    await page.waitForFunction((n) => {
+      const rows = document.querySelectorAll('tbody tr');
+      return rows.length === 1 && (rows[0].textContent ?? '').includes(n);
+    }, name);
     const partRow = row(page, id as string);
     await partRow.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog');
