@@ -207,6 +207,19 @@ export function lightStatement<T>(
     on._.session.prepareQuery<{ execute: T[]; all: unknown; values: unknown }>(query, [], name, true, mapRows);
 }
 
+/**
+ * A `lightStatement` for a module of its own (a step of placing an order run in whichever transaction): `build`
+ * makes it from the database or transaction it is first run on (the SQL is the same for any), once.
+ */
+export function lightStatementOnFirstUse<T>(
+  name: string,
+  build: (on: DbOrTx) => { getSQL(): SQL },
+  fields: LightFields,
+): (on: DbOrTx) => { execute(values?: Record<string, unknown>): Promise<T[]> } {
+  let statement: ReturnType<typeof lightStatement<T>> | undefined;
+  return (on) => (statement ??= lightStatement<T>(name, build(on), fields))(on);
+}
+
 /** A hot read on the database (`lightStatement`, prepared once). */
 export function prepareLight<T>(
   db: Db,

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { lightStatement, type Tx } from '../db/database';
+import { lightStatementOnFirstUse, type Tx } from '../db/database';
 import { users } from '../db/schema';
 
 /**
@@ -20,26 +20,21 @@ export async function holdAccount(
   userId: string,
   strength: 'key share' | 'no key update' = 'key share',
 ): Promise<boolean> {
-  const [user] = await holdStatement(tx, strength).execute({ userId });
+  const [user] = await holdStatements[strength](tx).execute({ userId });
   return Boolean(user);
 }
 
 /** The hold of each strength, built once (a named statement: every order and payment runs one). */
 const heldColumns = { id: users.id };
-const holdStatements = new Map<string, ReturnType<typeof lightStatement<{ id: string }>>>();
-function holdStatement(tx: Tx, strength: 'key share' | 'no key update') {
-  let statement = holdStatements.get(strength);
-  if (!statement) {
-    statement = lightStatement<{ id: string }>(
-      `users_hold_${strength.replace(/ /g, '_')}`,
+const holdOf = (strength: 'key share' | 'no key update') =>
+  lightStatementOnFirstUse<{ id: string }>(
+    `users_hold_${strength.replace(/ /g, '_')}`,
+    (tx) =>
       tx
         .select(heldColumns)
         .from(users)
         .where(eq(users.id, sql.placeholder('userId')))
         .for(strength),
-      heldColumns,
-    );
-    holdStatements.set(strength, statement);
-  }
-  return statement(tx);
-}
+    heldColumns,
+  );
+const holdStatements = { 'key share': holdOf('key share'), 'no key update': holdOf('no key update') };

@@ -487,10 +487,8 @@ export function createOrdersService(deps: {
   async function place(
     caller: Actor,
     input: { partId: string } & Record<string, unknown>,
-    read: Awaited<ReturnType<typeof partToOrder>> | null | undefined,
+    found: Awaited<ReturnType<typeof partToOrder>>,
   ): Promise<OrderRow> {
-    if (read === null) throw notFound('Part');
-    const found = read ?? (await partToOrder(String(input.partId ?? '')));
     let part = found.part;
     // A part priced 0 (added before prices had to be positive) cannot be paid for, so it is not sold.
     if (part.priceCents < 1) throw badInput({ partId: messages.partNotForSale });
@@ -627,9 +625,9 @@ export function createOrdersService(deps: {
       input: { partId: string } & Record<string, unknown>,
       client?: Client,
     ): Promise<OrderRow> {
-      // Only claimed by its token: the caller is read with the part (undefined: the part is read in `place`).
-      const read =
-        actor !== null && isClaim(actor) ? await callerWithPartToOrder(actor, String(input.partId ?? '')) : undefined;
+      const partId = String(input.partId ?? '');
+      // Only claimed by its token: the caller is read with the part; read before, the part is read once it may order.
+      const read = actor !== null && isClaim(actor) ? await callerWithPartToOrder(actor, partId) : null;
       const caller = authorize('orders.placeOrder', read ? read.actor : (actor as Actor | null));
       // The REST shim's order document names an email: it must be the caller's (orders are theirs, by id).
       if (typeof input.email === 'string' && input.email.trim().toLowerCase() !== caller.email) {
@@ -638,7 +636,8 @@ export function createOrdersService(deps: {
       // Counted now, given back if the order is refused: only accepted orders use up the rate limits.
       const attempt = await rateLimits.orderBy(caller.userId, client);
       try {
-        return await place(caller, input, read?.found);
+        if (read && !read.found) throw notFound('Part');
+        return await place(caller, input, read?.found ?? (await partToOrder(partId)));
       } catch (error) {
         await attempt.refused();
         throw error;

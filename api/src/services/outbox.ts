@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { lightStatement, type DbOrTx } from '../db/database';
+import { lightStatementOnFirstUse, type DbOrTx } from '../db/database';
 import { outbox } from '../db/schema';
 
 /** One email to send, as the builders in emails.ts make it. */
@@ -42,10 +42,9 @@ export async function enqueueEmail(tx: DbOrTx, message: OutboxMessage): Promise<
 
 /** The insert, built once (a named statement: every order placed runs it). */
 const writtenColumns = { id: outbox.id };
-let enqueue: ReturnType<typeof lightStatement<{ id: string }>> | undefined;
-function enqueueStatement(tx: DbOrTx) {
-  enqueue ??= lightStatement<{ id: string }>(
-    'outbox_enqueue',
+const enqueueStatement = lightStatementOnFirstUse<{ id: string }>(
+  'outbox_enqueue',
+  (tx) =>
     tx
       .insert(outbox)
       .values({
@@ -58,7 +57,5 @@ function enqueueStatement(tx: DbOrTx) {
       })
       .onConflictDoNothing()
       .returning(writtenColumns),
-    writtenColumns,
-  );
-  return enqueue(tx);
-}
+  writtenColumns,
+);
