@@ -17,13 +17,16 @@ export const navLinks = [
 export const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `font-semibold ${isActive ? 'text-red-600' : 'text-gray-500 hover:text-gray-800'}`;
 
-/** The site's navigation links: in the header on large screens and in the drawer on small ones. */
-export function NavItems({ className }: { className: string }) {
+/**
+ * The site's navigation links: in the header on large screens and in the drawer on small ones (which passes
+ * `onChoose` to close itself when a link is chosen).
+ */
+export function NavItems({ className, onChoose }: { className: string; onChoose?: () => void }) {
   return (
     <ul className={className}>
       {navLinks.map((l) => (
         <li key={l.to}>
-          <NavLink to={l.to} end={l.to === '/'} className={navLinkClass}>
+          <NavLink to={l.to} end={l.to === '/'} className={navLinkClass} onClick={onChoose}>
             {l.label}
           </NavLink>
         </li>
@@ -187,7 +190,11 @@ function MobileMenu() {
           </button>
         </div>
         <nav aria-label="Mobile">
-          <NavItems className="menu w-full gap-2 p-0 text-lg [&_a.active]:bg-red-50 [&_a.active]:text-red-700" />
+          {/* Choosing a page closes the drawer at once, the page already shown included (its path stays). */}
+          <NavItems
+            onChoose={() => setOpen(false)}
+            className="menu w-full gap-2 p-0 text-lg [&_a.active]:bg-red-50 [&_a.active]:text-red-700"
+          />
         </nav>
       </Modal>
     </>
