@@ -45,8 +45,7 @@ export function createPartsService(db: Db) {
   // The hot reads are prepared once (named statements on a PostgreSQL server; docs/decisions.md), their rows
   // mapped by a mapper made for them (prepareLight).
   const newestFirst = [desc(parts.createdAt), desc(parts.id)];
-  const light = (name: string | undefined, select: { getSQL(): SQL }) =>
-    prepareLight<PartRow>(db, name, select, partColumns);
+  const light = (name: string, select: { getSQL(): SQL }) => prepareLight<PartRow>(db, name, select, partColumns);
   const byId = light(
     'parts_by_id',
     db
