@@ -1,6 +1,7 @@
 import { useApolloClient } from '@apollo/client';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { SignInDocument, type SignInMutation, type SignInMutationVariables } from '../generated/graphql';
+import { errorCode } from './apollo';
 import { clearAccessToken, getAccessToken, setAccessToken } from './session';
 import { useClientSettings } from './clientSettings';
 
@@ -127,18 +128,31 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     async (fbUser: import('firebase/auth').User, profile?: { name?: string; avatar?: string }, fresh = false) => {
       const token = getAccessToken();
       if (!fresh && token && tokenAccount(token) === fbUser.uid) return;
-      exchanging.current ??= (async () => {
-        const idToken = await fbUser.getIdToken(fresh);
-        const { data } = await apollo.mutate<SignInMutation, SignInMutationVariables>({
-          mutation: SignInDocument,
-          variables: {
-            idToken,
-            profile: {
-              name: profile?.name ?? fbUser.displayName ?? '',
-              avatar: profile?.avatar ?? fbUser.photoURL ?? '',
+      const exchange = async (idToken: string) =>
+        (
+          await apollo.mutate<SignInMutation, SignInMutationVariables>({
+            mutation: SignInDocument,
+            variables: {
+              idToken,
+              profile: {
+                name: profile?.name ?? fbUser.displayName ?? '',
+                avatar: profile?.avatar ?? fbUser.photoURL ?? '',
+              },
             },
-          },
-        });
+          })
+        ).data;
+      exchanging.current ??= (async () => {
+        let data: SignInMutation | null | undefined;
+        try {
+          data = await exchange(await fbUser.getIdToken(fresh));
+        } catch (error) {
+          // An ID token issued before the account's tokens were last declared valid is refused as revoked (the
+          // Auth Emulator right after a sign-up, when a second ticks over between the two). Once more with one
+          // issued now; an account that was really revoked, disabled or deleted cannot get one, and the sign-in
+          // fails as before.
+          if (fresh || errorCode(error) !== 'UNAUTHENTICATED') throw error;
+          data = await exchange(await fbUser.getIdToken(true));
+        }
         if (!data) throw new Error('Could not sign in to the shop');
         setAccessToken(data.signIn.token);
       })().finally(() => {

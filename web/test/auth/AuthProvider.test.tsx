@@ -1,5 +1,6 @@
 import { MockedProvider } from '@apollo/client/testing';
 import { act, render, screen, waitFor } from '@testing-library/react';
+import { GraphQLError } from 'graphql';
 import { AuthProvider, useAuth } from '../../src/lib/auth';
 import { SignInDocument } from '../../src/generated/graphql';
 import { clearAccessToken, getAccessToken, setAccessToken } from '../../src/lib/session';
@@ -27,7 +28,7 @@ jest.mock('../../src/lib/clientSettings', () => ({
   }),
 }));
 
-const mockGetIdToken = jest.fn(async () => 'id');
+const mockGetIdToken = jest.fn(async (_fresh?: boolean) => 'id');
 const rider = {
   uid: 'u1',
   email: 'rider@example.com',
@@ -132,5 +133,58 @@ describe('sign-in state', () => {
     await waitFor(() => expect(status()).toBe('signedIn rider@example.com'));
     expect(mockGetIdToken).toHaveBeenCalled();
     expect(getAccessToken()).toBe(riderToken);
+  });
+
+  it('an ID token refused as revoked is exchanged once more with a newly issued one; a second refusal signs out', async () => {
+    const refused = (idToken: string) => ({
+      request: { query: SignInDocument, variables: { idToken, profile: { name: 'Rider', avatar: '' } } },
+      result: {
+        errors: [
+          new GraphQLError('This sign-in was revoked, please sign in again', {
+            extensions: { code: 'UNAUTHENTICATED' },
+          }),
+        ],
+      },
+    });
+    // The cached ID token ('stale') is refused; the one issued on asking (true) is not.
+    mockGetIdToken.mockImplementation(async (fresh?: boolean) => (fresh ? 'id' : 'stale'));
+    mockGetIdToken.mockClear();
+    mockFirebaseUser.current = rider;
+    // A stored token of another account: the session is exchanged as the provider starts.
+    setAccessToken(tokenFor('someone-else'));
+    const first = render(
+      <MockedProvider mocks={[refused('stale'), signIn]}>
+        <AuthProvider>
+          <Status />
+        </AuthProvider>
+      </MockedProvider>,
+    );
+    await waitFor(() => expect(status()).toBe('signedIn rider@example.com'));
+    expect(mockGetIdToken.mock.calls.map(([fresh]) => fresh === true)).toEqual([false, true]);
+    expect(getAccessToken()).toBe(riderToken);
+    first.unmount();
+    clearAccessToken();
+
+    // Refused again with the new one (the account really was revoked): no token, and no third try.
+    mockGetIdToken.mockClear();
+    render(
+      <MockedProvider mocks={[refused('stale'), refused('id')]}>
+        <AuthProvider>
+          <Status />
+        </AuthProvider>
+      </MockedProvider>,
+    );
+    let outcome: unknown = 'pending';
+    act(() => {
+      auth.login('rider@example.com', 'secret').then(
+        () => (outcome = 'done'),
+        (error: unknown) => (outcome = error),
+      );
+    });
+    await waitFor(() => expect(outcome).not.toBe('pending'), { timeout: 5000 });
+    expect(outcome).toBeInstanceOf(Error);
+    expect(mockGetIdToken).toHaveBeenCalledTimes(2);
+    expect(getAccessToken()).toBeNull();
+    mockGetIdToken.mockImplementation(async () => 'id');
   });
 });
