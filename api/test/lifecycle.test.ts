@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { testEnv } from './support/env';
 import { createTestDatabase } from './support/postgres';
-import { freePort } from './support/ports';
+import { freePort, freePorts } from './support/ports';
 import {
   describeLoad,
   signUpAndIn,
@@ -218,7 +218,8 @@ describe('`npm start` (the launcher, the auth emulator, the API)', () => {
    */
   async function startShop(dataDir = mkdtempSync(path.join(os.tmpdir(), 'partsyard-npmstart-'))): Promise<Shop> {
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const ports = { app: await freePort(), auth: await freePort(), hub: await freePort(), logging: await freePort() };
+    const [app, auth, hub, logging] = await freePorts(4);
+    const ports = { app, auth, hub, logging };
     const npm = startProcess('npm', ['start', '--ignore-scripts', '--silent'], {
       cwd: root,
       detached: true,
@@ -353,7 +354,7 @@ describe('`npm start` (the launcher, the auth emulator, the API)', () => {
   });
 
   it('a start that finds a stale emulator of ours says so, with the command that stops it', async () => {
-    const [auth, hub, logging] = [await freePort(), await freePort(), await freePort()];
+    const [auth, hub, logging, app] = await freePorts(4);
     // An emulator left behind as older versions left them: its launcher gone, nothing watching it.
     const maker = spawn(
       process.execPath,
@@ -380,7 +381,7 @@ describe('`npm start` (the launcher, the auth emulator, the API)', () => {
       env: handEnv({
         FIREBASE_AUTH_EMULATOR_HOST: '',
         DATABASE_URL: '',
-        PORT: String(await freePort()),
+        PORT: String(app),
         DATA_DIR: dataDir,
         AUTH_EMULATOR_PORT: String(auth),
         AUTH_EMULATOR_HUB_PORT: String(hub),

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './support/ports';
+import { freePorts } from './support/ports';
 import { followOutput } from './support/runLog';
 
 /** `npm start` as a newcomer runs it: the launcher, the Auth emulator, PGlite on disk, the demo seed. */
@@ -83,14 +83,8 @@ describe('npm start (embedded defaults)', () => {
   };
 
   beforeAll(async () => {
-    ports = {
-      app: await freePort(),
-      auth: await freePort(),
-      hub: await freePort(),
-      logging: await freePort(),
-      smtp: await freePort(),
-      inbox: await freePort(),
-    };
+    const [app, auth, hub, logging, smtp, inbox] = await freePorts(6);
+    ports = { app, auth, hub, logging, smtp, inbox };
   });
 
   afterAll(async () => {

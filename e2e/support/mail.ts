@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { freePort } from '../../api/test/support/ports';
+import { freePorts } from '../../api/test/support/ports';
 
 /**
  * The local mail catcher `npm start` runs (MailDev, scripts/mail-catcher.cjs), started on free ports for a
@@ -31,8 +31,8 @@ const script = require(path.resolve(__dirname, '../../scripts/mail-catcher.cjs')
 };
 
 export async function startMailCatcher(): Promise<MailCatcher> {
-  const webPort = await freePort();
-  const started = await script.startMailCatcher({ smtpPort: await freePort(), webPort });
+  const [webPort, smtpPort] = await freePorts(2);
+  const started = await script.startMailCatcher({ smtpPort, webPort });
   const api = `http://127.0.0.1:${webPort}/api`;
   const all = async () => (await (await fetch(`${api}/email`)).json()) as CaughtEmail[];
   return {
