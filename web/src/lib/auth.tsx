@@ -111,6 +111,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const sdk = useRef<Sdk | null>(null);
   const sdkWaiters = useRef<{ resolve: (value: Sdk) => void; reject: (error: Error) => void }[]>([]);
   const exchanging = useRef<Promise<void> | null>(null);
+  const signingUp = useRef(false);
 
   const toUser = (u: import('firebase/auth').User): AuthUser => ({
     uid: u.uid,
@@ -173,6 +174,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       sdk.current = { fb, auth };
       sdkWaiters.current.splice(0).forEach((waiter) => waiter.resolve({ fb, auth }));
       const followed = async (fbUser: import('firebase/auth').User | null) => {
+        // A sign-up in progress exchanges its own sign-in once the account has its name (`signup`).
+        if (fbUser && signingUp.current) return;
         if (!fbUser) {
           clearAccessToken();
           setUser(null);
@@ -247,12 +250,27 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       },
       async signup(name, email, password) {
         const { fb, auth } = await ready();
-        const credential = await fb.createUserWithEmailAndPassword(auth, email, password);
-        await fb.updateProfile(credential.user, { displayName: name });
-        clearAccessToken();
-        await establish(credential.user, { name });
-        setUser({ ...toUser(credential.user), displayName: name });
-        setStatus('signedIn');
+        // One exchange, with the name: the sign-in listener, which would exchange the new account's sign-in at
+        // once and without it, leaves this one to us. (Two exchanges used to race: a page could show the new
+        // account signed in while the second, started after the access token was cleared, was still on its way
+        // or had failed, leaving it without a token.)
+        signingUp.current = true;
+        try {
+          const credential = await fb.createUserWithEmailAndPassword(auth, email, password);
+          try {
+            await fb.updateProfile(credential.user, { displayName: name });
+            clearAccessToken();
+            await establish(credential.user, { name });
+          } catch (error) {
+            signingUp.current = false;
+            await fb.signOut(auth);
+            throw error;
+          }
+          setUser({ ...toUser(credential.user), displayName: name });
+          setStatus('signedIn');
+        } finally {
+          signingUp.current = false;
+        }
       },
       async loginWithGoogle(account) {
         const { fb, auth } = await ready();

@@ -8,25 +8,36 @@ import { clearAccessToken, getAccessToken, setAccessToken } from '../../src/lib/
 // The identity SDK, as far as the provider uses it; the factory runs when the SDK is first loaded.
 const mockSdkLoaded = jest.fn();
 const mockFirebaseUser = { current: null as null | Record<string, unknown> };
+const mockListeners = new Set<(user: unknown) => void>();
 jest.mock('firebase/auth', () => {
   mockSdkLoaded();
   return {
     onAuthStateChanged: (_auth: unknown, listener: (user: unknown) => void) => {
+      mockListeners.add(listener);
       void Promise.resolve().then(() => listener(mockFirebaseUser.current));
-      return () => {};
+      return () => mockListeners.delete(listener);
     },
     signInWithEmailAndPassword: async () => ({ user: mockFirebaseUser.current }),
+    // As Firebase does: the new account is signed in, and the listeners hear of it before the call returns.
+    createUserWithEmailAndPassword: async () => {
+      mockListeners.forEach((listener) => listener(mockFirebaseUser.current));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { user: mockFirebaseUser.current };
+    },
+    updateProfile: async (user: Record<string, unknown>, profile: { displayName: string }) => {
+      user.displayName = profile.displayName;
+    },
     signOut: async () => {},
   };
 });
 jest.mock('../../src/lib/firebase', () => ({ firebaseAuth: () => ({ name: 'test auth' }) }));
-jest.mock('../../src/lib/clientSettings', () => ({
-  useClientSettings: () => ({
-    demoMode: false,
-    firebase: { apiKey: 'k', authDomain: 'd', projectId: 'p', emulatorUrl: null },
-    payments: { mode: 'TEST', publishableKey: null },
-  }),
-}));
+// One object, as the app's settings are (a new one each render would restart the provider's SDK effect).
+const mockSettings = {
+  demoMode: false,
+  firebase: { apiKey: 'k', authDomain: 'd', projectId: 'p', emulatorUrl: null },
+  payments: { mode: 'TEST', publishableKey: null },
+};
+jest.mock('../../src/lib/clientSettings', () => ({ useClientSettings: () => mockSettings }));
 
 const mockGetIdToken = jest.fn(async (_fresh?: boolean) => 'id');
 const rider = {
@@ -186,5 +197,42 @@ describe('sign-in state', () => {
     expect(mockGetIdToken).toHaveBeenCalledTimes(2);
     expect(getAccessToken()).toBeNull();
     mockGetIdToken.mockImplementation(async () => 'id');
+  });
+
+  it('signing up exchanges the new account once, with its name, and ends signed in with its access token', async () => {
+    const newcomer = { ...rider, uid: 'u2', displayName: '' };
+    const newcomerToken = tokenFor('u2');
+    const asked: unknown[] = [];
+    const signUpExchange = {
+      request: { query: SignInDocument },
+      variableMatcher: (variables: unknown) => {
+        asked.push(variables);
+        return true;
+      },
+      result: { data: { signIn: { ...signIn.result.data.signIn, token: newcomerToken } } },
+      maxUsageCount: 2,
+    };
+    mockGetIdToken.mockImplementation(async () => 'id');
+    mockFirebaseUser.current = null;
+    render(
+      <MockedProvider mocks={[signUpExchange]}>
+        <AuthProvider>
+          <Status />
+        </AuthProvider>
+      </MockedProvider>,
+    );
+    mockFirebaseUser.current = { ...newcomer, getIdToken: mockGetIdToken };
+    let outcome: unknown = 'pending';
+    act(() => {
+      auth.signup('Nia Rider', 'rider@example.com', 'secret').then(
+        () => (outcome = 'done'),
+        (error: unknown) => (outcome = error),
+      );
+    });
+    await waitFor(() => expect(outcome).toBe('done'), { timeout: 5000 });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect(asked).toEqual([{ idToken: 'id', profile: { name: 'Nia Rider', avatar: '' } }]);
+    expect(getAccessToken()).toBe(newcomerToken);
+    expect(status()).toBe('signedIn rider@example.com');
   });
 });
