@@ -46,6 +46,21 @@ export async function pageWithTotal<T>(
   return { items: rows, total: isLast ? offset + rows.length : await count() };
 }
 
+/**
+ * A page read with its list's total on every row (`listTotal`: a window count, a subquery, a kept count), each
+ * row made an item by `item`. A page past the end has no row to carry it: `count` is asked then (an empty first
+ * page is 0 without counting).
+ */
+export async function pageOfCountedRows<R extends { listTotal: number }, T>(
+  bounds: Page,
+  rows: R[],
+  item: (row: R) => T,
+  count: () => Promise<number>,
+): Promise<{ items: T[]; total: number }> {
+  if (!rows.length) return pageWithTotal(bounds, async () => [], count);
+  return { items: rows.map(item), total: rows[0].listTotal };
+}
+
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Ids are UUIDs; anything else cannot name a row, so it is reported as not found rather than as a query error. */

@@ -14,7 +14,7 @@ import { orders, parts, type PartRow } from '../db/schema';
 import { badInput, notFound } from '../errors';
 import type { Actor } from './actor';
 import { authorize } from './rights';
-import { isId, page, pageSizes, pageWithTotal } from './paging';
+import { isId, page, pageOfCountedRows, pageSizes } from './paging';
 
 /** Image shown for a part added without one (shipped in the web's public files). */
 export const defaultPartImage = '/images/parts/default.svg';
@@ -122,15 +122,12 @@ export function createPartsService(db: Db) {
       const search = checked.value.search ?? '';
       const list = search ? catalog.searched : catalog.newest;
       const values = search ? { pattern: `%${escapeLike(search.toLowerCase())}%` } : {};
-      const rows = await list.page.execute({ ...values, offset, limit });
-      const found = rows.length
-        ? // Each row's part as it was mapped (no copy without the total: docs/performance.md).
-          { items: rows.map((row) => row.part), total: rows[0].listTotal }
-        : await pageWithTotal(
-            { offset, limit },
-            async () => [],
-            async () => (await list.count.execute(values))[0].total,
-          );
+      const found = await pageOfCountedRows(
+        { offset, limit },
+        await list.page.execute({ ...values, offset, limit }),
+        (row) => row.part,
+        async () => (await list.count.execute(values))[0].total,
+      );
       return { ...found, offset, limit };
     },
 

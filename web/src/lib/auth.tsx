@@ -255,22 +255,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // account signed in while the second, started after the access token was cleared, was still on its way
         // or had failed, leaving it without a token.)
         signingUp.current = true;
+        let credential: import('firebase/auth').UserCredential | undefined;
         try {
-          const credential = await fb.createUserWithEmailAndPassword(auth, email, password);
-          try {
-            await fb.updateProfile(credential.user, { displayName: name });
-            clearAccessToken();
-            await establish(credential.user, { name });
-          } catch (error) {
-            signingUp.current = false;
-            await fb.signOut(auth);
-            throw error;
-          }
-          setUser({ ...toUser(credential.user), displayName: name });
-          setStatus('signedIn');
-        } finally {
+          credential = await fb.createUserWithEmailAndPassword(auth, email, password);
+          await fb.updateProfile(credential.user, { displayName: name });
+          clearAccessToken();
+          await establish(credential.user, { name });
+        } catch (error) {
+          // Created but not exchanged: signed out of Firebase too (the listener, no longer held off, says so).
           signingUp.current = false;
+          if (credential) await fb.signOut(auth);
+          throw error;
         }
+        signingUp.current = false;
+        setUser({ ...toUser(credential.user), displayName: name });
+        setStatus('signedIn');
       },
       async loginWithGoogle(account) {
         const { fb, auth } = await ready();
