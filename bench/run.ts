@@ -13,7 +13,7 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,6 +56,20 @@ const durationSeconds = option('--duration', 10);
  * is printed, not written, and its CPU and memory columns are the first process's only.
  */
 const replicas = Math.floor(option('--replicas', 1));
+/**
+ * `--workers <n|auto>`: the shop as `WORKERS=n` runs it (api/src/cluster.ts), one process per core with `auto`.
+ * Default: `auto` on PostgreSQL, as docker-compose.yml runs it; 1 on PGlite, which lives in one process. With
+ * more than one, the server is `api/src/main.ts` in a child process, and its CPU and memory are read from /proc
+ * for the primary and its workers (no V8 heap figure); with one, it runs in this process (so that
+ * `node --cpu-prof` profiles it).
+ */
+const workersIndex = args.indexOf('--workers');
+const workersAsked = workersIndex >= 0 ? args[workersIndex + 1] : 'auto';
+const workers = usePglite
+  ? 1
+  : workersAsked === 'auto'
+    ? os.availableParallelism()
+    : Math.max(1, Math.floor(Number(workersAsked)) || 1);
 /**
  * `--warmup <s>` (default 3; 0 for none): each scenario, the floor included, first runs this long under the same
  * load, unmeasured, so that the table shows the server warm (its code optimised by V8, its statements prepared,
@@ -199,16 +213,21 @@ function startFloor(db: Db): Promise<{ url: string; server: Server }> {
  * settings of `config` that matter to the scenarios: the same JWT secret (the bench's tokens), no rate limits,
  * the same order limits.
  */
-async function startReplica(config: Config, databaseUrl: string): Promise<{ url: string; process: ChildProcess }> {
+async function startReplica(
+  config: Config,
+  databaseUrl: string,
+  processes = 1,
+): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
     ['--max-semi-space-size=64', '--import', 'tsx', path.join(repoRoot, 'api', 'src', 'main.ts')],
     {
       cwd: repoRoot,
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit'],
       env: {
         ...process.env,
+        WORKERS: String(processes),
         NODE_ENV: 'production',
         PORT: String(port),
         HOST: '127.0.0.1',
@@ -233,13 +252,18 @@ async function startReplica(config: Config, databaseUrl: string): Promise<{ url:
     },
   );
   const url = `http://127.0.0.1:${port}`;
+  // Several workers: ready once the primary says all are (its log line), not when the first answers.
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => (log = (log + chunk.toString('utf8')).slice(-10_000)));
+  const allReady = () => processes === 1 || log.includes(`"all ${processes} workers are ready"`);
   for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`replica exited with ${child.exitCode}`);
     if (
-      await fetch(`${url}/readyz`).then(
+      allReady() &&
+      (await fetch(`${url}/readyz`).then(
         (r) => r.ok,
         () => false,
-      )
+      ))
     )
       return { url, process: child };
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -304,19 +328,73 @@ interface Row extends LoadSummary {
   heapMiB?: number;
 }
 
-/** Runs a scenario and measures the server process while it runs: CPU per request, then memory. */
+/** The server's CPU time so far (ms) and its memory now. */
+interface Usage {
+  cpuMs: number;
+  rssBytes: number;
+  /** The V8 heap in use (the in-process server only). */
+  heapBytes?: number;
+}
+
+/** This process's usage: the server when it runs in the bench's process (one worker). */
+const ownUsage = (): Usage => {
+  const cpu = process.cpuUsage();
+  const memory = process.memoryUsage();
+  return { cpuMs: (cpu.user + cpu.system) / 1000, rssBytes: memory.rss, heapBytes: memory.heapUsed };
+};
+
+/** A process and all its descendants (a primary, its workers, their helpers), summed from /proc. */
+function treeUsage(root: number): Usage {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, parent] of parents)
+      if (tree.has(parent) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+  }
+  let ticks = 0;
+  let rssKiB = 0;
+  for (const pid of tree) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+      rssKiB += Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return { cpuMs: ticks * 10, rssBytes: rssKiB * 1024 }; // Linux reports CPU in ticks of 10 ms (USER_HZ 100)
+}
+
+/** Where the server's usage is read: this process, or the child running it (set once it is started). */
+let serverUsage: () => Usage = ownUsage;
+
+/** Runs a scenario and measures the server while it runs: CPU per request, then memory. */
 async function measured<T extends { requests: number }>(
   run: () => Promise<T>,
+  usage = serverUsage,
 ): Promise<T & Pick<Row, 'cpuMs' | 'rssMiB' | 'heapMiB'>> {
-  const cpuBefore = process.cpuUsage();
+  const before = usage();
   const result = await run();
-  const cpu = process.cpuUsage(cpuBefore);
-  const memory = process.memoryUsage();
+  const after = usage();
   return {
     ...result,
-    cpuMs: result.requests ? (cpu.user + cpu.system) / 1000 / result.requests : undefined,
-    rssMiB: memory.rss / 2 ** 20,
-    heapMiB: memory.heapUsed / 2 ** 20,
+    cpuMs: result.requests ? (after.cpuMs - before.cpuMs) / result.requests : undefined,
+    rssMiB: after.rssBytes / 2 ** 20,
+    heapMiB: after.heapBytes === undefined ? undefined : after.heapBytes / 2 ** 20,
   };
 }
 
@@ -334,7 +412,7 @@ function table(rows: Row[], floor: Row | undefined): string {
       `| ${r.name} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(errors)}${
         r.note ? ` (${r.note})` : ''
       } | ${ratio} | ${r.cpuMs === undefined ? '' : fmt(r.cpuMs, 2)} | ${
-        r.rssMiB === undefined ? '' : `${fmt(r.rssMiB)}, ${fmt(r.heapMiB ?? 0)}`
+        r.rssMiB === undefined ? '' : `${fmt(r.rssMiB)}, ${r.heapMiB === undefined ? '–' : fmt(r.heapMiB)}`
       } |`,
     );
   }
@@ -429,6 +507,7 @@ async function main(): Promise<void> {
       redisKeyPrefix: 'partsyard-bench',
       metricsToken: undefined,
       graphqlCompileAfter: defaultGraphqlCompileAfter,
+      workers: 1,
       overviewMaxAgeMs: defaultOverviewMaxAgeMs,
     };
     const opened = await openDatabase(database);
@@ -472,12 +551,22 @@ async function main(): Promise<void> {
                            returning id`),
     );
 
-    app = await startServer(config, { database: opened });
+    let appUrl: string;
+    if (workers > 1 && database.kind === 'postgres') {
+      // The shop as WORKERS runs it: a primary and its workers in a child process, measured from /proc.
+      const clustered = await startReplica(config, database.url, workers);
+      others.push(clustered);
+      appUrl = clustered.url;
+      const pid = clustered.process.pid as number;
+      serverUsage = () => treeUsage(pid);
+    } else {
+      app = await startServer(config, { database: opened });
+      appUrl = app.url;
+    }
     if (replicas > 1) {
       if (database.kind !== 'postgres') throw new Error('--replicas needs PostgreSQL');
-      for (let i = 1; i < replicas; i++) others.push(await startReplica(config, database.url));
+      for (let i = 1; i < replicas; i++) others.push(await startReplica(config, database.url, workers));
     }
-    const appUrl = app.url;
     const origins = [appUrl, ...others.map((o) => o.url)];
     /** A scenario's URL on every replica (the floor's stays its own). */
     const spread = (spec: LoadSpec): LoadSpec =>
@@ -486,7 +575,7 @@ async function main(): Promise<void> {
         : spec;
     const floor = await startFloor(db);
     floorServer = floor.server;
-    const graphqlUrl = `${app.url}/graphql`;
+    const graphqlUrl = `${appUrl}/graphql`;
     const gql = (query: string, variables: Record<string, unknown>) => JSON.stringify({ query, variables });
     const base = { connections, durationSeconds } as const;
     /** A signed-in GraphQL operation, posted with the caller's token. */
@@ -572,7 +661,7 @@ async function main(): Promise<void> {
         { 'cache-control': 'no-cache' },
       ),
       {
-        spec: { ...base, name: 'REST GET /api/parts/{id}', url: `${app.url}/api/parts/${somePart.id}`, method: 'GET' },
+        spec: { ...base, name: 'REST GET /api/parts/{id}', url: `${appUrl}/api/parts/${somePart.id}`, method: 'GET' },
         graphql: false,
       },
       // The lists as the web asks them (its fields, 20 a page), with the budgets; and 50 on a page (the API's
@@ -607,7 +696,8 @@ async function main(): Promise<void> {
     for (const { spec, graphql, budget } of scenarios.filter((s) => wanted(s.spec.name))) {
       await probe(spec);
       await warmUp(spec);
-      const summary = await measured(() => runLoad(spread(spec)));
+      // The floor's server runs in this process whatever the shop's does.
+      const summary = await measured(() => runLoad(spread(spec)), spec.url === floor.url ? ownUsage : serverUsage);
       rows.push({ ...summary, graphql, budget });
       console.log(`bench: ${spec.name}: ${fmt(summary.requestsPerSecond)} req/s`);
     }
@@ -681,7 +771,7 @@ async function main(): Promise<void> {
       const latencies: number[] = [];
       let checkoutErrors = 0;
       let checkedOut = 0;
-      const checkoutCpu = process.cpuUsage();
+      const checkoutBefore = serverUsage();
       const checkoutStarted = Date.now();
       while (Date.now() - checkoutStarted < durationSeconds * 1000) {
         await db.execute(sql`insert into cart_lines (user_id, part_id, amount, seen_unit_price_cents)
@@ -705,8 +795,7 @@ async function main(): Promise<void> {
         );
       }
       const checkoutSeconds = (Date.now() - checkoutStarted) / 1000;
-      const checkoutCpuUsed = process.cpuUsage(checkoutCpu);
-      const checkoutMemory = process.memoryUsage();
+      const checkoutAfter = serverUsage();
       latencies.sort((a, b) => a - b);
       const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
       const [placed] = rowsOf<{ orders: number; checkouts: number }>(
@@ -727,9 +816,9 @@ async function main(): Promise<void> {
         graphqlOk: checkedOut,
         graphql: true,
         note: `${fmt((checkedOut * checkoutLines) / checkoutSeconds)} orders/s`,
-        cpuMs: latencies.length ? (checkoutCpuUsed.user + checkoutCpuUsed.system) / 1000 / latencies.length : undefined,
-        rssMiB: checkoutMemory.rss / 2 ** 20,
-        heapMiB: checkoutMemory.heapUsed / 2 ** 20,
+        cpuMs: latencies.length ? (checkoutAfter.cpuMs - checkoutBefore.cpuMs) / latencies.length : undefined,
+        rssMiB: checkoutAfter.rssBytes / 2 ** 20,
+        heapMiB: checkoutAfter.heapBytes === undefined ? undefined : checkoutAfter.heapBytes / 2 ** 20,
       });
       console.log(`bench: ${checkoutCheck}`);
     }
@@ -775,8 +864,13 @@ async function main(): Promise<void> {
         'are answered from the in-process cache after the first (docs/decisions.md, "Caching and speed"), and so are ' +
         "the same asked with a token (public fields alone never look at the caller: the answer is the visitors'); " +
         '"afresh" scenarios ask with `Cache-Control: no-cache`, so every request runs the resolvers and the SQL. ' +
-        '"server CPU / request": the server process\'s CPU time over the requests answered (the load generator runs ' +
-        'in a child process; the database in its own).',
+        '"server CPU / request": the server\'s CPU time over the requests answered (the load generator runs ' +
+        'in a child process; the database in its own). ' +
+        (workers > 1
+          ? `The shop ran as \`WORKERS=${workers}\` runs it (docker-compose.yml's \`auto\` on this machine: a primary and ` +
+            `${workers} workers on one port, api/src/cluster.ts), its CPU and memory summed over them from /proc (no ` +
+            'V8 heap figure); the floor is one process, as before.'
+          : "The shop ran as one process, in the bench's own."),
       '',
       result,
       '',

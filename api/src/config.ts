@@ -1,4 +1,5 @@
 import { createPrivateKey, randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -78,6 +79,11 @@ export interface Config {
    * 1 compiles at the first.
    */
   graphqlCompileAfter: number;
+  /**
+   * How many server processes answer on the port (node:cluster; api/src/cluster.ts): 1, or more on PostgreSQL
+   * only (PGlite lives in one process). `WORKERS=auto` is one per core the process may use.
+   */
+  workers: number;
   /**
    * How long one admin overview may be answered again (services/overviewService.ts) while no write has been
    * made through this process or announced by a replica; 0 computes it for every request.
@@ -332,6 +338,17 @@ const environment = z
     STRIPE_API_PROTOCOL: setting(z.enum(['http', 'https'], 'must be http or https')),
     STRIPE_API_PORT: setting(wholeNumber(1, 65535, (value) => `must be a port number, got "${value}"`)),
     DATABASE_POOL_SIZE: setting(wholeNumber(1, 1e9, () => 'must be a whole number of 1 or more')),
+    WORKERS: setting(
+      z
+        .string()
+        .transform((value, ctx) =>
+          value === 'auto'
+            ? coresAvailable()
+            : /^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= 64
+              ? Number(value)
+              : problem(ctx, `must be auto or a whole number from 1 to 64, got "${value}"`),
+        ),
+    ),
     SEED_DEMO: setting(flag),
     LOG_REQUESTS: setting(flag),
     ADMIN_EMAILS: setting(
@@ -466,10 +483,33 @@ function acrossSettings(settings: Settings, ctx: z.RefinementCtx<Settings>): voi
       'SEED_DEMO=true needs an Auth emulator (FIREBASE_AUTH_EMULATOR_HOST): the demo passwords are public',
     );
   }
+  const workers = valid('WORKERS');
+  if (!production && workers !== undefined && workers > 1) {
+    report(
+      'WORKERS',
+      `is ${workers}, but the embedded database (PGlite) lives in one process: more than one worker needs DATABASE_URL`,
+    );
+  }
   const headers = valid('HTTP_HEADERS_TIMEOUT') ?? defaultHttpTimeouts.headersTimeoutMs;
   const request = valid('HTTP_REQUEST_TIMEOUT') ?? defaultHttpTimeouts.requestTimeoutMs;
   if (!malformed.has('HTTP_HEADERS_TIMEOUT') && !malformed.has('HTTP_REQUEST_TIMEOUT') && headers > request)
     report('HTTP_HEADERS_TIMEOUT', 'must not be longer than HTTP_REQUEST_TIMEOUT');
+}
+
+/**
+ * The cores this process may use: those it may run on, fewer when its cgroup (a container's `--cpus`, a
+ * Kubernetes CPU limit) allows less time than that; at least 1.
+ */
+export function coresAvailable(cpuMaxFile = '/sys/fs/cgroup/cpu.max'): number {
+  let cores = availableParallelism();
+  try {
+    const [quota, period] = readFileSync(cpuMaxFile, 'utf8').trim().split(/\s+/);
+    if (quota !== 'max' && Number(quota) > 0 && Number(period) > 0)
+      cores = Math.min(cores, Math.ceil(Number(quota) / Number(period)));
+  } catch {
+    // no cgroup v2 limit to read: the cores it may run on
+  }
+  return Math.max(1, cores);
 }
 
 const embeddedProjectId = 'demo-partsyard';
@@ -566,6 +606,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: settings.REDIS_KEY_PREFIX ?? 'partsyard',
     metricsToken: settings.METRICS_TOKEN,
     graphqlCompileAfter: settings.GRAPHQL_COMPILE_AFTER ?? defaultGraphqlCompileAfter,
+    workers: settings.WORKERS ?? 1,
     overviewMaxAgeMs:
       settings.OVERVIEW_MAX_AGE === undefined ? defaultOverviewMaxAgeMs : settings.OVERVIEW_MAX_AGE * 1000,
   };

@@ -1,3 +1,5 @@
+import cluster from 'node:cluster';
+import { runPrimary, whenPrimaryGone } from './cluster';
 import { ConfigError, loadConfig } from './config';
 import { logger } from './logger';
 import { startServer } from './server';
@@ -16,9 +18,15 @@ async function main() {
     }
     throw error;
   }
+  if (config.workers > 1 && cluster.isPrimary) {
+    logger.info(`starting ${config.workers} workers on port ${config.port}`);
+    runPrimary({ workers: config.workers, graceMs: shutdownGraceMs });
+    return;
+  }
   const server = await startServer(config);
   logger.info(`PartsYard is ready on http://localhost:${server.port}`, {
     mode: config.mode,
+    ...(cluster.isWorker ? { worker: cluster.worker?.id, workers: config.workers } : {}),
     database: server.database.kind,
     payments: config.stripe ? 'stripe' : 'test gateway',
     authEmulator: config.firebase.emulatorHost ?? null,
@@ -58,6 +66,7 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  whenPrimaryGone(() => void shutdown('the primary process is gone'));
 }
 
 main().catch((error) => {

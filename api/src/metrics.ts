@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Pool } from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { metricsOfAllWorkers, shareMetricsWithPrimary } from './cluster';
 import type { Config } from './config';
 import { onEvent } from './logger';
 
@@ -47,6 +48,7 @@ export interface MetricSources {
 
 export function createMetrics(pool: Pool | null, sources: MetricSources = {}): Metrics {
   const registry = new Registry();
+  shareMetricsWithPrimary(registry);
   collectDefaultMetrics({ register: registry, prefix: 'partsyard_process_' });
   const labels = ['method', 'route', 'status'] as const;
   const requestsTotal = new Counter({
@@ -160,7 +162,17 @@ export function metricsEndpoint(metrics: Metrics, config: Pick<Config, 'mode' | 
         return;
       }
     }
+    // One of several workers (WORKERS): the sum of every worker's, gathered by the primary.
+    const ofAllWorkers = metricsOfAllWorkers();
+    let text: string;
+    try {
+      text = ofAllWorkers ? await ofAllWorkers : await metrics.registry.metrics();
+    } catch {
+      // A worker's part missing would make counters jump: no figures rather than wrong ones.
+      res.status(503).json({ message: 'Metrics are unavailable while a worker restarts; try again' });
+      return;
+    }
     res.setHeader('Content-Type', metrics.registry.contentType);
-    res.send(await metrics.registry.metrics());
+    res.send(text);
   };
 }

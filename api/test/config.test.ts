@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig, settingNames, type Config } from '../src/config';
+import { ConfigError, coresAvailable, loadConfig, settingNames, type Config } from '../src/config';
 
 /** Production start-up: every missing or malformed setting is named, all of them in one message. */
 
@@ -485,6 +485,9 @@ describe('configuration for production (DATABASE_URL set)', () => {
       ['DATABASE_POOL_SIZE', '1', (c: Config) => (c.database.kind === 'postgres' ? c.database.poolSize : 0), 1],
       ['METRICS_TOKEN', 'm'.repeat(16), (c: Config) => c.metricsToken, 'm'.repeat(16)],
       ['REDIS_KEY_PREFIX', 'p'.repeat(64), (c: Config) => c.redisKeyPrefix, 'p'.repeat(64)],
+      ['WORKERS', '1', (c: Config) => c.workers, 1],
+      ['WORKERS', '64', (c: Config) => c.workers, 64],
+      ['WORKERS', 'auto', (c: Config) => c.workers, coresAvailable()],
     ])('%s=%s is accepted at its bound', (name, value, read, expected) => {
       expect(read(loadConfig(production({ [name]: value })))).toBe(expected);
     });
@@ -502,6 +505,9 @@ describe('configuration for production (DATABASE_URL set)', () => {
       ['DATABASE_POOL_SIZE', '0', 'DATABASE_POOL_SIZE must be a whole number of 1 or more'],
       ['METRICS_TOKEN', 'm'.repeat(15), 'METRICS_TOKEN must be 16 printable characters or more'],
       ['REDIS_KEY_PREFIX', 'p'.repeat(65), 'REDIS_KEY_PREFIX must be 1 to 64'],
+      ['WORKERS', '0', 'WORKERS must be auto or a whole number from 1 to 64'],
+      ['WORKERS', '65', 'WORKERS must be auto or a whole number from 1 to 64'],
+      ['WORKERS', '2.5', 'WORKERS must be auto or a whole number from 1 to 64'],
     ])('%s=%s, one past its bound, is named', (name, value, start) => {
       const problems = problemsOf(production({ [name]: value }));
       expect(problems).toHaveLength(1);
@@ -546,6 +552,29 @@ describe('configuration for production (DATABASE_URL set)', () => {
         'FIREBASE_AUTH_EMULATOR_HOST is set with DATABASE_URL: the Auth emulator accepts unsigned ID tokens, so anyone could sign in as anyone. Unset it to use Firebase, or set ALLOW_AUTH_EMULATOR=true for staging and tests only',
       );
     });
+  });
+
+  it('WORKERS=auto: the cores the process may run on, fewer under a cgroup CPU limit, at least 1', () => {
+    const limit = (text: string) => {
+      const file = path.join(dataDir, 'cpu.max');
+      writeFileSync(file, text);
+      return coresAvailable(file);
+    };
+    expect(limit('max 100000\n')).toBe(os.availableParallelism());
+    expect(limit('100000 100000\n')).toBe(1);
+    expect(limit('150000 100000\n')).toBe(Math.min(2, os.availableParallelism()));
+    expect(limit('1000 100000\n')).toBe(1);
+    expect(limit('garbage')).toBe(os.availableParallelism());
+    expect(coresAvailable(path.join(dataDir, 'no-such-file'))).toBe(os.availableParallelism());
+  });
+
+  it('WORKERS: unset is one process; more than one needs PostgreSQL (PGlite lives in one process)', () => {
+    expect(loadConfig(production()).workers).toBe(1);
+    expect(loadConfig(production({ WORKERS: '3' })).workers).toBe(3);
+    expect(problemsOf({ DATA_DIR: dataDir, WORKERS: '2' })).toEqual([
+      'WORKERS is 2, but the embedded database (PGlite) lives in one process: more than one worker needs DATABASE_URL',
+    ]);
+    expect(loadConfig({ DATA_DIR: dataDir, WORKERS: '1' }).workers).toBe(1);
   });
 
   it('the demo seed (public passwords) is refused against real Firebase, allowed with an emulator', () => {

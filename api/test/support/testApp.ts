@@ -109,6 +109,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Every signed-in query runs compiled from its first ask, so that every GraphQL suite goes through
     // graphql-jit's execution (api/src/graphql/compiledExecution.ts) as production does after ten asks.
     graphqlCompileAfter: 1,
+    workers: 1,
     // Every overview computed afresh: the suites change orders behind the app's back (api/test/overview.test.ts
     // checks the reuse with its own setting).
     overviewMaxAgeMs: 0,
