@@ -227,3 +227,34 @@ describe(`every list and lookup uses an index (${kind})`, () => {
     }
   });
 });
+
+describe(`whether a part has unpaid orders due (${kind})`, () => {
+  it('is one entry of orders_unpaid_part_idx, however many unpaid orders the part has (a sold-out part in a rush)', async () => {
+    const inserted = await db.execute(sql`
+      insert into parts (name, description, price_cents, min_order, available)
+      values ('Rush sprocket', 'Sold out to 2,000 unpaid orders.', 1999, 1, 0) returning id`);
+    const hot = (inserted as { rows: { id: string }[] }).rows[0].id;
+    await db.execute(sql`
+      insert into orders (user_id, email, name, phone, part_id, part_name, order_amount, unit_price_cents,
+                          total_cents, status, expires_at)
+      select ${customer.userId}, ${customerEmail}, 'Rider', '01712345678', ${hot}, 'Rush sprocket', 1, 1999, 1999,
+             'unpaid', now() + interval '1 hour'
+      from generate_series(1, 2000)`);
+    await db.execute(sql`analyze orders`);
+    const statements = await statementsOf(() =>
+      services.orders.placeOrder(customer, { partId: hot, name: 'Rider', phone: '01712345678', orderAmount: 1 }).then(
+        () => 'placed',
+        () => 'refused',
+      ),
+    );
+    const read = statements.find((s) => s.query.includes('min("orders"."expires_at")'));
+    expect(read).toBeDefined();
+    const orderScans = scans(await explainRaw(read!.query, read!.params)).filter(
+      (n) => n['Relation Name'] === 'orders',
+    );
+    // Before migration 0013 the planner read the part's orders by orders_part_idx, filtering out every one.
+    expect(orderScans.map((n) => ({ index: n['Index Name'], filter: n.Filter }))).toEqual([
+      { index: 'orders_unpaid_part_idx', filter: undefined },
+    ]);
+  });
+});

@@ -187,6 +187,11 @@ export const orders = pgTable(
     index('orders_unpaid_user_idx')
       .on(t.userId, t.expiresAt)
       .where(sql`${t.status} = 'unpaid'`),
+    // Whether a part has unpaid orders due (their stock can come back before an order is refused): the first
+    // entry of the part here, read with every order of it (ordersService, part_to_order).
+    index('orders_unpaid_part_idx')
+      .on(t.partId, t.expiresAt)
+      .where(sql`${t.status} = 'unpaid'`),
   ],
 );
 

@@ -1,4 +1,5 @@
 import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/database';
 import { gatewayIntents, orders, type OrderRow } from '../db/schema';
 import { logger } from '../logger';
@@ -23,6 +24,21 @@ export const expiryBatch = 200;
 
 /** Unpaid orders past their expiry, matching `where`. */
 export const dueWhere = (where?: SQL) => and(eq(orders.status, 'unpaid'), lte(orders.expiresAt, sql`now()`), where);
+
+/**
+ * Whether the part `partId` (a column or a value) has unpaid orders past their expiry: the same rule as
+ * `dueWhere`, asked as "is the earliest expiry of its unpaid orders past", which is one entry of
+ * orders_unpaid_part_idx. (Asked as an EXISTS over `dueWhere`, PostgreSQL read every order of the part by
+ * orders_part_idx to find none due: migration 0013.)
+ */
+export const partHasDueOrders = (partId: SQL | AnyPgColumn) => {
+  // Nested in an SQL of its own: in the select list of a one-table select, Drizzle writes the columns that are
+  // an SQL field's own chunks without their table, and `"part_id" = "id"` would compare an order with itself.
+  // 'unpaid' is written, not a parameter: a prepared statement's generic plan must still match the index's WHERE.
+  const unpaidOfPart = and(eq(orders.partId, partId), sql`${orders.status} = 'unpaid'`);
+  const earliest = sql`select min(${orders.expiresAt}) from ${orders} where ${unpaidOfPart}`;
+  return sql<boolean>`coalesce((${earliest}) <= now(), false)`;
+};
 
 /**
  * Expires the unpaid orders that are due and match `where`, inside `tx`: answers the orders expired. A row

@@ -37,7 +37,7 @@ import {
   type ReadActor,
 } from './actor';
 import { orderPlacedEmail, shippedEmail } from './emails';
-import { dueWhere, expireDueOrders, expireOrderIfDue, intentKeys } from './expiry';
+import { expireDueOrders, expireOrderIfDue, intentKeys, partHasDueOrders } from './expiry';
 import { enqueueEmail } from './outbox';
 import { isId, page, pageOfCountedRows, pageSizes, type Page } from './paging';
 import { authorize, authorizeTarget, type SignedInOperation } from './rights';
@@ -429,7 +429,7 @@ export function createOrdersService(deps: {
    */
   const partToOrderFields = {
     part: partsTable,
-    hasDueOrders: sql<boolean>`exists (select 1 from ${orders} where ${dueWhere(eq(orders.partId, partsTable.id))})`,
+    hasDueOrders: partHasDueOrders(partsTable.id),
   };
   const partToOrderStatement = prepareLight<{ part: PartRow; hasDueOrders: boolean }>(
     db,
