@@ -10,8 +10,9 @@ import { logger } from './logger';
  * starts, restarts and stops them, and gathers their metrics.
  *
  * - Start: the first worker starts alone (it applies the migrations and seeds), the others once it listens.
- * - A worker that dies is replaced, unless it had not been up for `crashLoopMs`: then the primary stops the
- *   others and exits 1, so that the orchestrator sees the fault instead of a loop of restarts.
+ * - A worker that dies is replaced, unless it died before it listened (it cannot start: the database is not
+ *   there, say) or within `crashLoopMs` of listening: then the primary stops the others and exits 1, so that the
+ *   orchestrator sees the fault instead of a loop of restarts.
  * - SIGTERM or SIGINT: each worker gets it and stops as one process does (finishes its requests in flight);
  *   the primary exits once they have, 0 if they all exited 0. A worker whose primary is gone stops too.
  * - /metrics: whichever worker answers the scrape asks the primary, which sums every worker's (prom-client's
@@ -20,7 +21,7 @@ import { logger } from './logger';
 
 const metricsRequest = 'partsyard:metrics-request';
 const metricsAnswer = 'partsyard:metrics-answer';
-/** A worker that dies sooner than this after it started is taken for a fault, not replaced. */
+/** A worker that dies sooner than this after it listened is taken for a fault, not replaced. */
 const crashLoopMs = 10_000;
 
 interface MetricsMessage {
@@ -45,7 +46,8 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
   }
   cluster.setupPrimary({ execArgv });
   const aggregator = new AggregatorRegistry();
-  const startedAt = new Map<Worker, number>();
+  /** When each worker started listening. */
+  const listeningAt = new Map<Worker, number>();
   let stopping = false;
   let failed = false;
   /** The workers listening now, by id. */
@@ -53,7 +55,6 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
 
   const fork = () => {
     const worker = cluster.fork();
-    startedAt.set(worker, Date.now());
     worker.on('message', (message: MetricsMessage) => {
       if (message?.type !== metricsRequest) return;
       aggregator.clusterMetrics().then(
@@ -79,16 +80,17 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
   };
 
   cluster.on('exit', (worker, code, signal) => {
-    const upMs = Date.now() - (startedAt.get(worker) ?? 0);
-    startedAt.delete(worker);
+    const since = listeningAt.get(worker);
+    listeningAt.delete(worker);
     ready.delete(worker.id);
     if (stopping) {
       if (code !== 0) failed = true;
     } else {
-      logger.error('a worker exited', { worker: worker.id, code, signal, upSeconds: Math.round(upMs / 1000) });
-      if (upMs < crashLoopMs) {
+      const upSeconds = since === undefined ? null : Math.round((Date.now() - since) / 1000);
+      logger.error('a worker exited', { worker: worker.id, code, signal, listenedSeconds: upSeconds });
+      if (since === undefined || Date.now() - since < crashLoopMs) {
         failed = true;
-        stop('SIGTERM', 'a worker failed soon after it started');
+        stop('SIGTERM', since === undefined ? 'a worker could not start' : 'a worker failed soon after it started');
       } else fork();
     }
     if (Object.keys(cluster.workers ?? {}).length === 0) {
@@ -101,6 +103,7 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
   process.on('SIGTERM', () => stop('SIGTERM', 'SIGTERM'));
 
   cluster.on('listening', (worker) => {
+    listeningAt.set(worker, Date.now());
     ready.add(worker.id);
     if (ready.size === workers) logger.info(`all ${workers} workers are ready`);
   });

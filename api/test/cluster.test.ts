@@ -86,14 +86,20 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-async function startCluster(): Promise<{ server: Started; base: string; readyAt: number }> {
+/** A fresh test database's URL (dropped after the run). */
+async function databaseUrl(): Promise<string> {
   const database = await createTestDatabase();
   cleanups.push(database.drop);
+  return database.url;
+}
+
+/** `node --import tsx api/src/main.ts` with WORKERS=2 on `url`, as the image starts it. */
+async function startProcessOn(url: string): Promise<{ server: Started; base: string }> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_OPTIONS: '',
-    DATABASE_URL: database.url,
+    DATABASE_URL: url,
     JWT_SECRET: randomBytes(32).toString('hex'),
     FIREBASE_AUTH_EMULATOR_HOST: testEnv.authEmulatorHost,
     FIREBASE_PROJECT_ID: testEnv.firebaseProjectId,
@@ -114,7 +120,12 @@ async function startCluster(): Promise<{ server: Started; base: string; readyAt:
     for (const pid of workers) if (alive(pid)) process.kill(pid, 'SIGKILL');
     await server.exited;
   });
-  const base = `http://127.0.0.1:${port}`;
+  return { server, base: `http://127.0.0.1:${port}` };
+}
+
+/** A server of two workers on a fresh database, once both are ready. */
+async function startCluster(): Promise<{ server: Started; base: string; readyAt: number }> {
+  const { server, base } = await startProcessOn(await databaseUrl());
   await waitUntilReady(`${base}/readyz`, server);
   expect(await waitFor(() => server.logLines('all 2 workers are ready') === 1, 60_000)).toBe(true);
   return { server, base, readyAt: Date.now() };
@@ -142,7 +153,7 @@ describeOnPostgres(title, () => {
     // Each worker answered about half; every scrape, from either, sees all 40.
     expect(counted).toEqual([40, 40, 40, 40]);
 
-    // A worker that has been up a while (10 s: api/src/cluster.ts) and dies is replaced; the other answers meanwhile (once the primary
+    // A worker that has been listening a while (10 s: api/src/cluster.ts) and dies is replaced; the other answers meanwhile (once the primary
     // knows: a connection it handed to the worker as it was killed dies with it, as with any killed process).
     await new Promise((r) => setTimeout(r, Math.max(0, readyAt + 10_500 - Date.now())));
     process.kill(first[0], 'SIGKILL');
@@ -174,10 +185,20 @@ describeOnPostgres(title, () => {
     expect(second.filter(alive)).toEqual([]);
   });
 
-  it('a worker that dies as it starts stops the server with exit 1 (no loop of restarts)', async () => {
+  it('a worker that cannot start (its database is not there) stops the server with exit 1, no loop of restarts', async () => {
+    const missing = new URL(testEnv.postgresUrl as string);
+    missing.pathname = `/partsyard_not_there_${randomBytes(4).toString('hex')}`;
+    const { server } = await startProcessOn(missing.toString());
+    const exit = await server.exited;
+    expect(exit.code).toBe(1);
+    expect(server.logLines('a worker exited')).toBe(1);
+    expect(server.logLines('all 2 workers are ready')).toBe(0);
+  });
+
+  it('a worker that dies soon after it listened stops the server with exit 1 (no loop of restarts)', async () => {
     const { server } = await startCluster();
     const workers = workersOf(server.child.pid);
-    process.kill(workers[0], 'SIGKILL');
+    process.kill(workers[workers.length - 1], 'SIGKILL'); // the one forked last, listening for a moment only
     const exit = await server.exited;
     expect(exit.code).toBe(1);
     expect(server.logLines('a worker exited')).toBe(1);
