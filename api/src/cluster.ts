@@ -49,6 +49,7 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
   /** When each worker started listening. */
   const listeningAt = new Map<Worker, number>();
   let stopping = false;
+  let stopSignal: NodeJS.Signals | undefined;
   let failed = false;
   /** The workers listening now, by id. */
   const ready = new Set<number>();
@@ -69,6 +70,7 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
   const stop = (signal: NodeJS.Signals, reason: string) => {
     if (stopping) return;
     stopping = true;
+    stopSignal = signal;
     logger.info(`${reason}: stopping ${Object.keys(cluster.workers ?? {}).length} worker(s)`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     // Each worker exits within its own grace period; this is the last resort if one hangs.
@@ -84,7 +86,9 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
     listeningAt.delete(worker);
     ready.delete(worker.id);
     if (stopping) {
-      if (code !== 0) failed = true;
+      // A worker stopped by the signal passed on before it had set up its own handling (still starting) stopped
+      // as asked; any other end is a failure.
+      if (code !== 0 && !(code === null && signal === stopSignal)) failed = true;
     } else {
       const upSeconds = since === undefined ? null : Math.round((Date.now() - since) / 1000);
       logger.error('a worker exited', { worker: worker.id, code, signal, listenedSeconds: upSeconds });
@@ -94,7 +98,7 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
       } else fork();
     }
     if (Object.keys(cluster.workers ?? {}).length === 0) {
-      logger.info('stopped');
+      logger.info('all workers stopped');
       process.exit(failed ? 1 : 0);
     }
   });

@@ -181,7 +181,8 @@ describeOnPostgres(title, () => {
     expect(report.answeredAfterSignal).toBeGreaterThan(0);
     expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
     expect(server.logLines('SIGTERM: finishing requests in flight, then stopping')).toBe(2);
-    expect(server.logLines('stopped')).toBe(3); // each worker, then the primary
+    expect(server.logLines('stopped')).toBe(2); // each worker's
+    expect(server.logLines('all workers stopped')).toBe(1); // then the primary's
     expect(second.filter(alive)).toEqual([]);
   });
 
@@ -203,6 +204,15 @@ describeOnPostgres(title, () => {
     expect(exit.code).toBe(1);
     expect(server.logLines('a worker exited')).toBe(1);
     expect(await waitFor(() => workers.every((pid) => !alive(pid)), 15_000)).toBe(true);
+  });
+
+  it('SIGTERM while the second worker is still starting: exit 0 (the worker stopped as asked)', async () => {
+    const { server, base } = await startProcessOn(await databaseUrl());
+    await waitUntilReady(`${base}/readyz`, server); // the first worker listens; the second starts now
+    server.child.kill('SIGTERM');
+    const exit = await server.exited;
+    expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+    expect(server.logLines('all workers stopped')).toBe(1);
   });
 
   it('workers whose primary is killed stop by themselves, and free the port', async () => {

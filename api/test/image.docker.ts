@@ -295,6 +295,8 @@ describe('the production image, built by Docker from a clean clone of HEAD', () 
         // Production mode with an emulator must say so (issue 10).
         ALLOW_AUTH_EMULATOR: 'true',
         ADMIN_EMAILS: adminEmail,
+        // As docker-compose.yml runs it: a primary process and one worker per core (api/src/cluster.ts).
+        WORKERS: 'auto',
       };
       // The image's own health check command, polled every second here instead of every 15 s.
       docker([
@@ -409,11 +411,15 @@ describe('the production image, built by Docker from a clean clone of HEAD', () 
       expect(report.acceptedButLost).toEqual([]);
       expect(report.answeredAfterSignal).toBeGreaterThan(0);
       const logs = logsOf();
-      expect({ running: after.Running, exitCode: after.ExitCode, stopped: logLines(logs, 'stopped') }).toEqual({
-        running: false,
-        exitCode: 0,
-        stopped: 1,
-      });
+      // One "stopped" line from each worker that was ready (WORKERS=auto: one per core), then the primary's.
+      const workers = logLines(logs, `PartsYard is ready on http://localhost:${new URL(base).port}`);
+      expect(workers).toBeGreaterThanOrEqual(1);
+      expect({
+        running: after.Running,
+        exitCode: after.ExitCode,
+        stopped: logLines(logs, 'stopped'),
+        primaryStopped: logLines(logs, 'all workers stopped'),
+      }).toEqual({ running: false, exitCode: 0, stopped: workers, primaryStopped: workers > 1 ? 1 : 0 });
       expect(took).toBeLessThan(graceMs);
     });
 
@@ -427,8 +433,10 @@ describe('the production image, built by Docker from a clean clone of HEAD', () 
       const took = Date.parse(after.FinishedAt) - sentAt;
       figures['docker stop, idle: the container’s exit'] = `${took} ms after the stop`;
       expect(after.ExitCode).toBe(0);
-      // Two runs' logs now: each stop logged "stopped" once.
-      expect(logLines(logsOf(), 'stopped')).toBe(2);
+      // Two runs' logs now: each stop ended with the primary's line (one worker alone: its own "stopped").
+      const logs = logsOf();
+      const ends = logLines(logs, 'all workers stopped') || logLines(logs, 'stopped');
+      expect(ends).toBe(2);
       expect(took).toBeLessThan(idleStopMs);
     });
 
