@@ -206,6 +206,9 @@ describe('the storefront in a browser', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL((url) => url.searchParams.get('page') === '2');
     await page.getByText('Showing 21–22 of 22 parts').waitFor();
+    // A new page starts at the top. Waiting for the (smooth) scroll to end also keeps the next click from landing
+    // on a page still moving under the pointer.
+    await page.waitForFunction(() => window.scrollY === 0);
     expect(await page.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
     await expectAccessible(page, 'the catalog, page 2');
