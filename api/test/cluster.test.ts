@@ -6,10 +6,12 @@ import { testEnv } from './support/env';
 import { createTestDatabase } from './support/postgres';
 import { freePort } from './support/ports';
 import {
+  alive,
   describeLoad,
   signUpAndIn,
   startLoad,
   startProcess,
+  waitFor,
   waitUntilReady,
   type Started,
 } from './support/stopUnderLoad';
@@ -47,24 +49,6 @@ function workersOf(pid: number | undefined): number[] {
     }
   }
   return found.sort((a, b) => a - b);
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return check();
 }
 
 /** One GET on a connection of its own (`Connection: close`): the primary hands each to the next worker. */

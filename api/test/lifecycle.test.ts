@@ -7,10 +7,12 @@ import { testEnv } from './support/env';
 import { createTestDatabase } from './support/postgres';
 import { freePort, freePorts } from './support/ports';
 import {
+  alive,
   describeLoad,
   signUpAndIn,
   startLoad,
   startProcess,
+  waitFor,
   waitUntilReady,
   type Started,
 } from './support/stopUnderLoad';
@@ -48,26 +50,6 @@ function handEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   delete env.NODE_ENV;
   delete env.JEST_WORKER_ID;
   return env;
-}
-
-const alive = (pid: number | undefined) => {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    // A zombie (exited, not yet reaped by its new parent) counts as gone.
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return check();
 }
 
 const answers = (url: string) =>

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { followOutput } from './runLog';
 
@@ -280,4 +281,25 @@ export async function waitUntilReady(url: string, started: Started, timeoutMs = 
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${started.output().slice(-3000)}`);
+}
+
+/** Whether the process `pid` runs: a zombie (exited, not yet reaped by its new parent) counts as gone. */
+export function alive(pid: number | undefined): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `check` every 100 ms until it holds or `timeoutMs` has passed; answers whether it held. */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return check();
 }
