@@ -411,15 +411,17 @@ describe('the production image, built by Docker from a clean clone of HEAD', () 
       expect(report.acceptedButLost).toEqual([]);
       expect(report.answeredAfterSignal).toBeGreaterThan(0);
       const logs = logsOf();
-      // One "stopped" line from each worker that was ready (WORKERS=auto: one per core), then the primary's.
+      // One "stopped" line from each worker that was ready (WORKERS=auto: one per core; one still starting at the
+      // stop is ended by the signal, as asked), then the primary's, if there is one.
       const workers = logLines(logs, `PartsYard is ready on http://localhost:${new URL(base).port}`);
+      const primaries = logs.split('\n').filter((line) => /"msg":"starting \d+ workers on port \d+"/.test(line)).length;
       expect(workers).toBeGreaterThanOrEqual(1);
       expect({
         running: after.Running,
         exitCode: after.ExitCode,
         stopped: logLines(logs, 'stopped'),
         primaryStopped: logLines(logs, 'all workers stopped'),
-      }).toEqual({ running: false, exitCode: 0, stopped: workers, primaryStopped: workers > 1 ? 1 : 0 });
+      }).toEqual({ running: false, exitCode: 0, stopped: workers, primaryStopped: primaries });
       expect(took).toBeLessThan(graceMs);
     });
 
