@@ -232,7 +232,6 @@ async function startReplica(
         PORT: String(port),
         HOST: '127.0.0.1',
         DATABASE_URL: databaseUrl,
-        DATABASE_POOL_SIZE: '10',
         JWT_SECRET: config.jwt.secret,
         FIREBASE_PROJECT_ID: config.firebase.projectId,
         FIREBASE_AUTH_EMULATOR_HOST: config.firebase.emulatorHost ?? '127.0.0.1:9',

@@ -568,6 +568,16 @@ describe('configuration for production (DATABASE_URL set)', () => {
     expect(coresAvailable(path.join(dataDir, 'no-such-file'))).toBe(os.availableParallelism());
   });
 
+  it('the pool: 10 connections shared out over the workers unless DATABASE_POOL_SIZE is set, then that many each', () => {
+    const pool = (env: Record<string, string>) => {
+      const { database } = loadConfig(production(env));
+      return database.kind === 'postgres' ? database.poolSize : 0;
+    };
+    expect([pool({}), pool({ WORKERS: '2' }), pool({ WORKERS: '3' }), pool({ WORKERS: '64' })]).toEqual([10, 5, 4, 2]);
+    expect(pool({ WORKERS: '2', DATABASE_POOL_SIZE: '10' })).toBe(10);
+    expect(pool({ WORKERS: '2', DATABASE_POOL_SIZE: '' })).toBe(5);
+  });
+
   it('WORKERS: unset is one process; more than one needs PostgreSQL (PGlite lives in one process)', () => {
     expect(loadConfig(production()).workers).toBe(1);
     expect(loadConfig(production({ WORKERS: '3' })).workers).toBe(3);
