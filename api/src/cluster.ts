@@ -46,13 +46,11 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
   }
   cluster.setupPrimary({ execArgv });
   const aggregator = new AggregatorRegistry();
-  /** When each worker started listening. */
+  /** When each worker listening now started to. */
   const listeningAt = new Map<Worker, number>();
   let stopping = false;
   let stopSignal: NodeJS.Signals | undefined;
   let failed = false;
-  /** The workers listening now, by id. */
-  const ready = new Set<number>();
 
   const fork = () => {
     const worker = cluster.fork();
@@ -84,7 +82,6 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
   cluster.on('exit', (worker, code, signal) => {
     const since = listeningAt.get(worker);
     listeningAt.delete(worker);
-    ready.delete(worker.id);
     if (stopping) {
       // A worker stopped by the signal passed on before it had set up its own handling (still starting) stopped
       // as asked; any other end is a failure.
@@ -108,8 +105,7 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
 
   cluster.on('listening', (worker) => {
     listeningAt.set(worker, Date.now());
-    ready.add(worker.id);
-    if (ready.size === workers) logger.info(`all ${workers} workers are ready`);
+    if (listeningAt.size === workers) logger.info(`all ${workers} workers are ready`);
   });
   fork().once('listening', () => {
     if (!stopping) for (let i = 1; i < workers; i++) fork();
