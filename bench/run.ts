@@ -59,9 +59,9 @@ const replicas = Math.floor(option('--replicas', 1));
 /**
  * `--workers <n|auto>`: the shop as `WORKERS=n` runs it (api/src/cluster.ts), one process per core with `auto`.
  * Default: `auto` on PostgreSQL, as docker-compose.yml runs it; 1 on PGlite, which lives in one process. With
- * more than one, the server is `api/src/main.ts` in a child process, and its CPU and memory are read from /proc
- * for the primary and its workers (no V8 heap figure); with one, it runs in this process (so that
- * `node --cpu-prof` profiles it).
+ * more than one, the server is `api/src/main.ts` in a child process: its CPU and resident memory are read from
+ * /proc for the primary and its workers, and its V8 heap is the workers' summed by the shop's own /metrics
+ * (`serverHeap`); with one, it runs in this process (so that `node --cpu-prof` profiles it).
  */
 const workersIndex = args.indexOf('--workers');
 const workersAsked = workersIndex >= 0 ? args[workersIndex + 1] : 'auto';
@@ -217,6 +217,7 @@ async function startReplica(
   config: Config,
   databaseUrl: string,
   processes = 1,
+  metricsToken?: string,
 ): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
   const child = spawn(
@@ -247,6 +248,7 @@ async function startReplica(
         RATE_LIMIT_ORDERS_PER_ADDRESS: 'off',
         UNPAID_ORDER_EXPIRY: String(config.orders.unpaidExpiryMs / 1000),
         UNPAID_ORDERS_PER_CUSTOMER: String(config.orders.unpaidPerCustomer),
+        ...(metricsToken ? { METRICS_TOKEN: metricsToken } : {}),
       },
     },
   );
@@ -380,6 +382,26 @@ function treeUsage(root: number): Usage {
 
 /** Where the server's usage is read: this process, or the child running it (set once it is started). */
 let serverUsage: () => Usage = ownUsage;
+/**
+ * The V8 heap in use of a server in a child process (its workers'), when `serverUsage` has none: read after the
+ * scenario's CPU, so that the scrape is not counted in it.
+ */
+let serverHeap: (() => Promise<number | undefined>) | undefined;
+
+/**
+ * The V8 heap in use (bytes) of every worker of the shop at `url`, summed by its /metrics (prom-client's gauge of
+ * each worker's heap, gathered by the primary); undefined when the scrape fails.
+ */
+async function heapOfWorkers(url: string, metricsToken: string): Promise<number | undefined> {
+  try {
+    const answer = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    if (!answer.ok) return undefined;
+    const line = /^partsyard_process_nodejs_heap_size_used_bytes (\S+)$/m.exec(await answer.text());
+    return line ? Number(line[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Runs a scenario and measures the server while it runs: CPU per request, then memory. */
 async function measured<T extends { requests: number }>(
@@ -389,11 +411,12 @@ async function measured<T extends { requests: number }>(
   const before = usage();
   const result = await run();
   const after = usage();
+  const heapBytes = after.heapBytes ?? (usage === serverUsage ? await serverHeap?.() : undefined);
   return {
     ...result,
     cpuMs: result.requests ? (after.cpuMs - before.cpuMs) / result.requests : undefined,
     rssMiB: after.rssBytes / 2 ** 20,
-    heapMiB: after.heapBytes === undefined ? undefined : after.heapBytes / 2 ** 20,
+    heapMiB: heapBytes === undefined ? undefined : heapBytes / 2 ** 20,
   };
 }
 
@@ -553,11 +576,13 @@ async function main(): Promise<void> {
     let appUrl: string;
     if (workers > 1 && database.kind === 'postgres') {
       // The shop as WORKERS runs it: a primary and its workers in a child process, measured from /proc.
-      const clustered = await startReplica(config, database.url, workers);
+      const metricsToken = randomBytes(16).toString('hex');
+      const clustered = await startReplica(config, database.url, workers, metricsToken);
       others.push(clustered);
       appUrl = clustered.url;
       const pid = clustered.process.pid as number;
       serverUsage = () => treeUsage(pid);
+      serverHeap = () => heapOfWorkers(clustered.url, metricsToken);
     } else {
       app = await startServer(config, { database: opened });
       appUrl = app.url;
@@ -795,6 +820,7 @@ async function main(): Promise<void> {
       }
       const checkoutSeconds = (Date.now() - checkoutStarted) / 1000;
       const checkoutAfter = serverUsage();
+      const checkoutHeap = checkoutAfter.heapBytes ?? (await serverHeap?.());
       latencies.sort((a, b) => a - b);
       const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
       const [placed] = rowsOf<{ orders: number; checkouts: number }>(
@@ -817,7 +843,7 @@ async function main(): Promise<void> {
         note: `${fmt((checkedOut * checkoutLines) / checkoutSeconds)} orders/s`,
         cpuMs: latencies.length ? (checkoutAfter.cpuMs - checkoutBefore.cpuMs) / latencies.length : undefined,
         rssMiB: checkoutAfter.rssBytes / 2 ** 20,
-        heapMiB: checkoutAfter.heapBytes === undefined ? undefined : checkoutAfter.heapBytes / 2 ** 20,
+        heapMiB: checkoutHeap === undefined ? undefined : checkoutHeap / 2 ** 20,
       });
       console.log(`bench: ${checkoutCheck}`);
     }
@@ -867,8 +893,8 @@ async function main(): Promise<void> {
         'in a child process; the database in its own). ' +
         (workers > 1
           ? `The shop ran as \`WORKERS=${workers}\` runs it (docker-compose.yml's \`auto\` on this machine: a primary and ` +
-            `${workers} workers on one port, api/src/cluster.ts), its CPU and memory summed over them from /proc (no ` +
-            'V8 heap figure); the floor is one process, as before.'
+            `${workers} workers on one port, api/src/cluster.ts), its CPU and resident memory summed over them from ` +
+            "/proc, its V8 heap over the workers by the shop's /metrics; the floor is one process, as before."
           : "The shop ran as one process, in the bench's own."),
       '',
       result,
