@@ -411,13 +411,17 @@ async function measured<T extends { requests: number }>(
   const before = usage();
   const result = await run();
   const after = usage();
-  const heapBytes = after.heapBytes ?? (usage === serverUsage ? await serverHeap?.() : undefined);
   return {
     ...result,
     cpuMs: result.requests ? (after.cpuMs - before.cpuMs) / result.requests : undefined,
-    rssMiB: after.rssBytes / 2 ** 20,
-    heapMiB: heapBytes === undefined ? undefined : heapBytes / 2 ** 20,
+    ...(await memoryAfter(after)),
   };
+}
+
+/** The memory columns from a usage read after a scenario: its heap, or the workers' (`serverHeap`), in MiB. */
+async function memoryAfter(after: Usage): Promise<Pick<Row, 'rssMiB' | 'heapMiB'>> {
+  const heapBytes = after.heapBytes ?? (await serverHeap?.());
+  return { rssMiB: after.rssBytes / 2 ** 20, heapMiB: heapBytes === undefined ? undefined : heapBytes / 2 ** 20 };
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
@@ -820,7 +824,7 @@ async function main(): Promise<void> {
       }
       const checkoutSeconds = (Date.now() - checkoutStarted) / 1000;
       const checkoutAfter = serverUsage();
-      const checkoutHeap = checkoutAfter.heapBytes ?? (await serverHeap?.());
+      const checkoutMemory = await memoryAfter(checkoutAfter);
       latencies.sort((a, b) => a - b);
       const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
       const [placed] = rowsOf<{ orders: number; checkouts: number }>(
@@ -842,8 +846,7 @@ async function main(): Promise<void> {
         graphql: true,
         note: `${fmt((checkedOut * checkoutLines) / checkoutSeconds)} orders/s`,
         cpuMs: latencies.length ? (checkoutAfter.cpuMs - checkoutBefore.cpuMs) / latencies.length : undefined,
-        rssMiB: checkoutAfter.rssBytes / 2 ** 20,
-        heapMiB: checkoutHeap === undefined ? undefined : checkoutHeap / 2 ** 20,
+        ...checkoutMemory,
       });
       console.log(`bench: ${checkoutCheck}`);
     }

@@ -46,9 +46,9 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
   }
   cluster.setupPrimary({ execArgv });
   const aggregator = new AggregatorRegistry();
-  /** When each worker listening now started to. */
+  /** When each worker listening now started listening. */
   const listeningAt = new Map<Worker, number>();
-  let stopping = false;
+  /** The signal the workers were told to stop with; undefined until the primary stops. */
   let stopSignal: NodeJS.Signals | undefined;
   let failed = false;
 
@@ -66,8 +66,7 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
   };
 
   const stop = (signal: NodeJS.Signals, reason: string) => {
-    if (stopping) return;
-    stopping = true;
+    if (stopSignal) return;
     stopSignal = signal;
     logger.info(`${reason}: stopping ${Object.keys(cluster.workers ?? {}).length} worker(s)`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
@@ -82,13 +81,13 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
   cluster.on('exit', (worker, code, signal) => {
     const since = listeningAt.get(worker);
     listeningAt.delete(worker);
-    if (stopping) {
+    if (stopSignal) {
       // A worker stopped by the signal passed on before it had set up its own handling (still starting) stopped
       // as asked; any other end is a failure.
       if (code !== 0 && !(code === null && signal === stopSignal)) failed = true;
     } else {
-      const upSeconds = since === undefined ? null : Math.round((Date.now() - since) / 1000);
-      logger.error('a worker exited', { worker: worker.id, code, signal, listenedSeconds: upSeconds });
+      const listenedSeconds = since === undefined ? null : Math.round((Date.now() - since) / 1000);
+      logger.error('a worker exited', { worker: worker.id, code, signal, listenedSeconds });
       if (since === undefined || Date.now() - since < crashLoopMs) {
         failed = true;
         stop('SIGTERM', since === undefined ? 'a worker could not start' : 'a worker failed soon after it started');
@@ -108,7 +107,7 @@ export function runPrimary({ workers, graceMs }: { workers: number; graceMs: num
     if (listeningAt.size === workers) logger.info(`all ${workers} workers are ready`);
   });
   fork().once('listening', () => {
-    if (!stopping) for (let i = 1; i < workers; i++) fork();
+    if (!stopSignal) for (let i = 1; i < workers; i++) fork();
   });
 }
 
