@@ -31,6 +31,8 @@ export interface LoadSummary {
   graphqlErrors: number;
   /** 2xx GraphQL answers without `errors` (only when counted). */
   graphqlOk: number;
+  /** The load generator's own CPU time while it drove the scenario (ms). */
+  loadCpuMsTotal: number;
 }
 
 async function drive(spec: LoadSpec): Promise<LoadSummary> {
@@ -38,6 +40,7 @@ async function drive(spec: LoadSpec): Promise<LoadSummary> {
   let graphqlErrors = 0;
   let graphqlOk = 0;
   const baseHeaders = { ...(spec.body ? { 'content-type': 'application/json' } : {}), ...spec.headers };
+  const cpuBefore = process.cpuUsage();
   const result = await autocannon({
     // autocannon takes several URLs (its typings say one): the connections round-robin over them.
     url: spec.url as string,
@@ -69,6 +72,7 @@ async function drive(spec: LoadSpec): Promise<LoadSummary> {
       },
     ],
   });
+  const cpu = process.cpuUsage(cpuBefore);
   return {
     name: spec.name,
     requests: result.requests.total,
@@ -78,6 +82,7 @@ async function drive(spec: LoadSpec): Promise<LoadSummary> {
     errors: result.errors + result.timeouts + result.non2xx,
     graphqlErrors,
     graphqlOk,
+    loadCpuMsTotal: (cpu.user + cpu.system) / 1000,
   };
 }
 

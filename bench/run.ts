@@ -318,12 +318,15 @@ interface Budget {
 }
 const signedInRead: Budget = { ratio: 0.5, p99Ms: 60 };
 
-interface Row extends LoadSummary {
+interface Row extends Omit<LoadSummary, 'loadCpuMsTotal'> {
   graphql: boolean;
   note?: string;
   budget?: Budget;
-  /** This process's CPU (the server's: the load generator runs in a child) per answered request, in ms. */
+  /** The server's CPU per answered request, in ms. */
   cpuMs?: number;
+  /** The database server's CPU (`databaseCpu`) and the load generator's per answered request, in ms. */
+  databaseCpuMs?: number;
+  loadCpuMs?: number;
   /** This process's resident set and V8 heap after the scenario, in MiB. */
   rssMiB?: number;
   heapMiB?: number;
@@ -344,41 +347,70 @@ const ownUsage = (): Usage => {
   return { cpuMs: (cpu.user + cpu.system) / 1000, rssBytes: memory.rss, heapBytes: memory.heapUsed };
 };
 
-/** A process and all its descendants (a primary, its workers, their helpers), summed from /proc. */
-function treeUsage(root: number): Usage {
-  const parents = new Map<number, number>();
+/**
+ * Every process of this machine from /proc: its parent, its command's name and its CPU time so far (ms), its ended
+ * children's included.
+ */
+function processes(): Map<number, { parent: number; command: string; cpuMs: number }> {
+  const found = new Map<number, { parent: number; command: string; cpuMs: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      found.set(Number(entry), {
+        parent: Number(fields[1]),
+        command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+        // utime + stime, and cutime + cstime: the CPU of its children that have ended (a backend that closed
+        // moves its time to the postmaster's), so that a sum over processes never goes back. Ticks of 10 ms
+        // (Linux's USER_HZ is 100).
+        cpuMs: (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10,
+      });
     } catch {
       // gone meanwhile
     }
   }
+  return found;
+}
+
+/** A process and all its descendants (a primary, its workers, their helpers), summed from /proc. */
+function treeUsage(root: number): Usage {
+  const all = processes();
   const tree = new Set([root]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const [pid, parent] of parents)
+    for (const [pid, { parent }] of all)
       if (tree.has(parent) && !tree.has(pid)) {
         tree.add(pid);
         grew = true;
       }
   }
-  let ticks = 0;
+  let cpuMs = 0;
   let rssKiB = 0;
   for (const pid of tree) {
+    cpuMs += all.get(pid)?.cpuMs ?? 0;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
       rssKiB += Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
     } catch {
       // gone meanwhile
     }
   }
-  return { cpuMs: ticks * 10, rssBytes: rssKiB * 1024 }; // Linux reports CPU in ticks of 10 ms (USER_HZ 100)
+  return { cpuMs, rssBytes: rssKiB * 1024 };
 }
+
+/**
+ * The CPU time so far (ms) of the PostgreSQL server on this machine: every process named `postgres` (the
+ * postmaster, its backends and its background workers). Set when the bench's database is on loopback or a
+ * local socket; a server elsewhere (or PGlite, inside the server's process) is not measured.
+ */
+let databaseCpu: (() => number) | undefined;
+const localPostgresCpu = () => {
+  let cpuMs = 0;
+  for (const { command, cpuMs: used } of processes().values()) if (command === 'postgres') cpuMs += used;
+  return cpuMs;
+};
+const isLocalHost = (url: URL) =>
+  ['', 'localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.searchParams.get('host')?.startsWith('/');
 
 /** Where the server's usage is read: this process, or the child running it (set once it is started). */
 let serverUsage: () => Usage = ownUsage;
@@ -403,17 +435,28 @@ async function heapOfWorkers(url: string, metricsToken: string): Promise<number 
   }
 }
 
-/** Runs a scenario and measures the server while it runs: CPU per request, then memory. */
-async function measured<T extends { requests: number }>(
-  run: () => Promise<T>,
+/**
+ * Runs a scenario and measures the server while it runs: CPU per request, then memory; and the CPU per request
+ * of the database server (when measured) and of the load generator.
+ */
+async function measured(
+  run: () => Promise<LoadSummary>,
   usage = serverUsage,
-): Promise<T & Pick<Row, 'cpuMs' | 'rssMiB' | 'heapMiB'>> {
+): Promise<LoadSummary & Pick<Row, 'cpuMs' | 'databaseCpuMs' | 'loadCpuMs' | 'rssMiB' | 'heapMiB'>> {
   const before = usage();
+  const databaseBefore = databaseCpu?.();
   const result = await run();
   const after = usage();
+  const databaseAfter = databaseCpu?.();
+  const perRequest = (ms: number | undefined) =>
+    result.requests && ms !== undefined ? ms / result.requests : undefined;
   return {
     ...result,
-    cpuMs: result.requests ? (after.cpuMs - before.cpuMs) / result.requests : undefined,
+    cpuMs: perRequest(after.cpuMs - before.cpuMs),
+    databaseCpuMs: perRequest(
+      databaseBefore === undefined || databaseAfter === undefined ? undefined : databaseAfter - databaseBefore,
+    ),
+    loadCpuMs: perRequest(result.loadCpuMsTotal),
     ...(await memoryAfter(after)),
   };
 }
@@ -426,10 +469,28 @@ async function memoryAfter(after: Usage): Promise<Pick<Row, 'rssMiB' | 'heapMiB'
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
+/**
+ * What a budget of `ratio` of the floor leaves the server on this machine: the server, the database and the load
+ * generator share its cores, so at most cores / (`ratio` x the floor's requests/s) of CPU per request, of which
+ * the database and the load generator took what this run measured. Undefined where a part was not measured.
+ */
+function serverShare(r: Row, ratio: number, floor: Row): string | undefined {
+  if (r.cpuMs === undefined || r.databaseCpuMs === undefined || r.loadCpuMs === undefined) return undefined;
+  const cores = os.availableParallelism();
+  const allowedMs = (cores * 1000) / (ratio * floor.requestsPerSecond);
+  const othersMs = r.databaseCpuMs + r.loadCpuMs;
+  const others = `the database ${fmt(r.databaseCpuMs, 2)} ms and the load generator ${fmt(r.loadCpuMs, 2)} ms`;
+  return othersMs >= allowedMs
+    ? `out of reach of the server on these ${cores} cores: ${others} of CPU per request leave nothing of the ` +
+        `${fmt(allowedMs, 2)} ms that ${ratio} of the floor allows`
+    : `on these ${cores} cores ${ratio} of the floor allows ${fmt(allowedMs, 2)} ms of CPU per request; with ` +
+        `${others}, the server's share is at most ${fmt(allowedMs - othersMs, 2)} ms (this run: ${fmt(r.cpuMs, 2)})`;
+}
+
 function table(rows: Row[], floor: Row | undefined): string {
   const lines = [
-    '| scenario | requests/s | p50 (ms) | p99 (ms) | errors | / floor | server CPU / request (ms) | RSS, heap after (MiB) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | requests/s | p50 (ms) | p99 (ms) | errors | / floor | server CPU / request (ms) | database, load generator CPU / request (ms) | RSS, heap after (MiB) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
     const ratio = r.graphql && floor ? (r.requestsPerSecond / floor.requestsPerSecond).toFixed(2) : '';
@@ -438,8 +499,10 @@ function table(rows: Row[], floor: Row | undefined): string {
       `| ${r.name} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(errors)}${
         r.note ? ` (${r.note})` : ''
       } | ${ratio} | ${r.cpuMs === undefined ? '' : fmt(r.cpuMs, 2)} | ${
-        r.rssMiB === undefined ? '' : `${fmt(r.rssMiB)}, ${r.heapMiB === undefined ? '–' : fmt(r.heapMiB)}`
-      } |`,
+        r.loadCpuMs === undefined
+          ? ''
+          : `${r.databaseCpuMs === undefined ? '–' : fmt(r.databaseCpuMs, 2)}, ${fmt(r.loadCpuMs, 2)}`
+      } | ${r.rssMiB === undefined ? '' : `${fmt(r.rssMiB)}, ${r.heapMiB === undefined ? '–' : fmt(r.heapMiB)}`} |`,
     );
   }
   return lines.join('\n');
@@ -488,6 +551,7 @@ async function main(): Promise<void> {
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     database = { kind: 'postgres', url: url.toString(), poolSize: 10 };
+    if (isLocalHost(url)) databaseCpu = localPostgresCpu;
   }
 
   let app: RunningServer | undefined;
@@ -872,10 +936,12 @@ async function main(): Promise<void> {
           const b = r.budget as Budget;
           const ratio = r.requestsPerSecond / floorRow.requestsPerSecond;
           const met = ratio >= b.ratio && (b.p99Ms === undefined || r.p99 < b.p99Ms) && connections === 32;
+          const share = serverShare(r, b.ratio, floorRow);
           return (
             `- ${r.name}: ${ratio.toFixed(2)} of the floor (budget >= ${b.ratio})` +
             (b.p99Ms === undefined ? '' : `, p99 ${fmt(r.p99, 1)} ms (budget < ${b.p99Ms} ms)`) +
-            `: ${met ? 'met' : 'missed'}`
+            `: ${met ? 'met' : 'missed'}` +
+            (share ? `; ${share}` : '')
           );
         }),
     ].join('\n');
@@ -893,7 +959,8 @@ async function main(): Promise<void> {
         "the same asked with a token (public fields alone never look at the caller: the answer is the visitors'); " +
         '"afresh" scenarios ask with `Cache-Control: no-cache`, so every request runs the resolvers and the SQL. ' +
         '"server CPU / request": the server\'s CPU time over the requests answered (the load generator runs ' +
-        'in a child process; the database in its own). ' +
+        'in a child process; the database in its own); "database, load generator": the same for the PostgreSQL ' +
+        'server\'s processes (when it runs on this machine: "–" otherwise) and for the load generator. ' +
         (workers > 1
           ? `The shop ran as \`WORKERS=${workers}\` runs it (docker-compose.yml's \`auto\` on this machine: a primary and ` +
             `${workers} workers on one port, api/src/cluster.ts), its CPU and resident memory summed over them from ` +
