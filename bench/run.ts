@@ -443,19 +443,19 @@ async function measured(
   run: () => Promise<LoadSummary>,
   usage = serverUsage,
 ): Promise<LoadSummary & Pick<Row, 'cpuMs' | 'databaseCpuMs' | 'loadCpuMs' | 'rssMiB' | 'heapMiB'>> {
-  const before = usage();
+  // The database's readings outside the server's: with one worker the server is this process, and a scan of
+  // /proc between the server's two readings would count in its CPU.
   const databaseBefore = databaseCpu?.();
+  const before = usage();
   const result = await run();
   const after = usage();
-  const databaseAfter = databaseCpu?.();
+  const databaseMs = databaseCpu && databaseBefore !== undefined ? databaseCpu() - databaseBefore : undefined;
   const perRequest = (ms: number | undefined) =>
     result.requests && ms !== undefined ? ms / result.requests : undefined;
   return {
     ...result,
     cpuMs: perRequest(after.cpuMs - before.cpuMs),
-    databaseCpuMs: perRequest(
-      databaseBefore === undefined || databaseAfter === undefined ? undefined : databaseAfter - databaseBefore,
-    ),
+    databaseCpuMs: perRequest(databaseMs),
     loadCpuMs: perRequest(result.loadCpuMsTotal),
     ...(await memoryAfter(after)),
   };
