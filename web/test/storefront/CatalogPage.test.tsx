@@ -22,6 +22,7 @@ describe('the catalog at /parts', () => {
   beforeAll(() => {
     window.scrollTo = jest.fn();
   });
+  afterEach(() => jest.useRealTimers());
   it("asks for the first 20 parts, shows 'All Parts', the count and page numbers", async () => {
     renderStorefront(<CatalogPage />, [catalog({ search: '', offset: 0, limit: 20 }, 45)], '/parts');
     expect(screen.getByRole('heading', { name: 'All Parts', level: 1 })).toBeInTheDocument();
@@ -55,7 +56,10 @@ describe('the catalog at /parts', () => {
   });
 
   it('searches once the typing pauses, from page 1, with the search in the URL', async () => {
-    const user = userEvent.setup();
+    // Fake time: on a loaded machine real keystrokes can come more than the pause apart, and each
+    // would then ask for a partial word. Here time moves only as user-event and waitFor move it.
+    jest.useFakeTimers();
+    const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
     renderStorefront(
       <CatalogPage />,
       [catalog({ search: '', offset: 20, limit: 20 }, 45), catalog({ search: 'chain', offset: 0, limit: 20 }, 1)],
