@@ -4,8 +4,9 @@ import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { openDatabase, type Database } from '../src/db/database';
+import type { Database } from '../src/db/database';
 import { startServer } from '../src/server';
+import { openTestDatabase } from './support/pgliteTemplate';
 import { startTestApp, testConfig, type TestApp } from './support/testApp';
 
 /** What operators expect of the process: graceful shutdown, compression, caching, the playground page. */
@@ -31,7 +32,7 @@ function rawGet(url: string, headers: Record<string, string>) {
 
 describe('graceful shutdown', () => {
   it('finishes a request in flight, refuses new connections meanwhile, then stops', async () => {
-    const real = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    const real = await openTestDatabase({ kind: 'pglite', dataDir: undefined });
     let pingStarted!: () => void;
     const started = new Promise<void>((resolve) => (pingStarted = resolve));
     // /readyz asks the database; this one takes a second to answer, like a slow query.
@@ -58,7 +59,8 @@ describe('graceful shutdown', () => {
   });
 
   it('drops idle keep-alive connections at once, answers a request that was on its way (readiness: 503), and does not wait for a silent connection', async () => {
-    const server = await startServer(testConfig());
+    const config = testConfig();
+    const server = await startServer(config, { database: await openTestDatabase(config.database) });
     const open = () =>
       new Promise<Socket>((resolve, reject) => {
         const socket = connect(server.port, '127.0.0.1', () => resolve(socket));
@@ -96,7 +98,7 @@ describe('graceful shutdown', () => {
   });
 
   it('cuts a request that outlives the grace period', async () => {
-    const real = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    const real = await openTestDatabase({ kind: 'pglite', dataDir: undefined });
     let pingStarted!: () => void;
     const started = new Promise<void>((resolve) => (pingStarted = resolve));
     const stuck: Database = {

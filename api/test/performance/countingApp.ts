@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Config } from '../../src/config';
-import { openDatabase, type Db } from '../../src/db/database';
+import type { Db } from '../../src/db/database';
 import { createAccessTokens } from '../../src/identity/accessTokens';
 import { startServer, type RunningServer } from '../../src/server';
 import type { DatabaseKind } from '../support/env';
+import { openTestDatabase } from '../support/pgliteTemplate';
 import { createTestDatabase } from '../support/postgres';
 import { testConfig } from '../support/testApp';
 
@@ -46,7 +47,7 @@ export async function startCountingApp(kind: DatabaseKind, overrides: Partial<Co
     database = { kind: 'postgres', url: created.url, poolSize: 10 };
   }
   const config = testConfig({ database, ...overrides });
-  const opened = await openDatabase(database, { logger: { logQuery: (query) => recorded.push(query) } });
+  const opened = await openTestDatabase(database, { logger: { logQuery: (query) => recorded.push(query) } });
   const server = await startServer(config, { database: opened });
   const tokens = createAccessTokens(config.jwt);
   recorded = [];

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testEnv } from './env';
 import { dropLeftoverTestDatabases } from './postgres';
+import { writePgliteTemplate } from './pgliteTemplate';
 import { freePort } from './ports';
 import { setRunLogPath } from './runLog';
 
@@ -11,7 +12,7 @@ const { startAuthEmulator } = require(path.resolve(__dirname, '../../../scripts/
   startAuthEmulator: (o: Record<string, unknown>) => Promise<{ host: string; stop: () => Promise<void> }>;
 };
 
-/** Starts the real Firebase Auth Emulator once for the whole run, on free ports. */
+/** Starts the real Firebase Auth Emulator once for the whole run, on free ports; writes the PGlite template. */
 export default async function globalSetup(): Promise<void> {
   const runLog = path.join(tmpdir(), `partsyard-test-run-${process.pid}.log`);
   writeFileSync(runLog, '');
@@ -20,13 +21,10 @@ export default async function globalSetup(): Promise<void> {
   const [port, hubPort, loggingPort] = [await freePort(), await freePort(), await freePort()];
   // A project of its own: emulators of one project share a hub locator file and disturb each other.
   const projectId = `demo-partsyard-test-${process.pid}`;
-  const emulator = await startAuthEmulator({
-    port,
-    hubPort,
-    loggingPort,
-    projectId,
-    quiet: !process.env.DEBUG_EMULATOR,
-  });
+  const [emulator] = await Promise.all([
+    startAuthEmulator({ port, hubPort, loggingPort, projectId, quiet: !process.env.DEBUG_EMULATOR }),
+    writePgliteTemplate(),
+  ]);
   process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
   process.env.TEST_FIREBASE_PROJECT_ID = projectId;
   (globalThis as { __authEmulator?: typeof emulator }).__authEmulator = emulator;

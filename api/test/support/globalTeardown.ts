@@ -1,9 +1,11 @@
 import { existsSync, rmSync } from 'node:fs';
+import { removePgliteTemplate } from './pgliteTemplate';
 import { runLogPath, scanRunLog } from './runLog';
 
 export default async function globalTeardown(): Promise<void> {
   const emulator = (globalThis as { __authEmulator?: { stop: () => Promise<void> } }).__authEmulator;
   await emulator?.stop();
+  removePgliteTemplate();
 
   // Issue 12: the logs of the whole run hold no personal data and no secret (api/test/support/runLog.ts).
   const file = runLogPath();

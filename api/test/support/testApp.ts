@@ -3,11 +3,11 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { defaultHttpTimeouts, type Config } from '../../src/config';
 import { users } from '../../src/db/schema';
-import { openDatabase } from '../../src/db/database';
 import type { Identity } from '../../src/identity/firebaseIdentity';
 import { setEventLogging } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
 import { testEnv, type DatabaseKind } from './env';
+import { openTestDatabase } from './pgliteTemplate';
 import { createTestDatabase } from './postgres';
 
 export interface GraphQLResult<T = Record<string, unknown>> {
@@ -224,7 +224,7 @@ export async function startTestApp(
   setEventLogging(false);
   const config = testConfig({ database, ...overrides });
   const server = await startServer(config, {
-    database: await openDatabase(database),
+    database: await openTestDatabase(database),
     identity: options.identity,
   });
 

@@ -1,0 +1,44 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { drizzle } from 'drizzle-orm/pglite';
+import type { Logger } from 'drizzle-orm/logger';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import type { Config } from '../../src/config';
+import { createPglite, migrationsFolder, openDatabase, type Database } from '../../src/db/database';
+
+/**
+ * The run's migrated PGlite data directory, dumped once by the global setup: a new in-memory PGlite costs some
+ * 2 s of CPU in PGlite's initdb, and the suites open one or more each (some hundred in a run). Every test
+ * database starts from this copy; the migrations still run after it (they find nothing left to apply).
+ */
+const templateFileKey = 'TEST_PGLITE_TEMPLATE';
+
+/** Global setup: writes the template and tells the workers where it is. */
+export async function writePgliteTemplate(): Promise<void> {
+  const client = await createPglite();
+  await migrate(drizzle({ client }), { migrationsFolder });
+  const dump = await client.dumpDataDir('none');
+  await client.close();
+  const file = path.join(tmpdir(), `partsyard-pglite-template-${process.pid}.tar`);
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  process.env[templateFileKey] = file;
+}
+
+/** Global teardown. */
+export function removePgliteTemplate(): void {
+  const file = process.env[templateFileKey];
+  if (file) rmSync(file, { force: true });
+}
+
+let template: Blob | undefined;
+
+/**
+ * Opens `database` as the app does; an in-memory PGlite starts from the run's template (a new cluster when the
+ * run has none).
+ */
+export function openTestDatabase(database: Config['database'], options: { logger?: Logger } = {}): Promise<Database> {
+  const file = process.env[templateFileKey];
+  if (database.kind === 'pglite' && !database.dataDir && file) template ??= new Blob([readFileSync(file)]);
+  return openDatabase(database, { ...options, pgliteFrom: template });
+}
