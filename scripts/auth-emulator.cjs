@@ -9,6 +9,7 @@ const { answersOk, portFree } = require('./local-ports.cjs');
 const firebaseTools = path.dirname(require.resolve('firebase-tools/package.json'));
 const firebaseCli = path.join(firebaseTools, require('firebase-tools/package.json').bin.firebase);
 const exitWithParent = path.join(__dirname, 'exit-with-parent.cjs');
+const lazyValidation = path.join(__dirname, 'emulator-lazy-validation.cjs');
 /** Every emulator started here keeps its private config in a directory named so (see describePortHolder). */
 const workDirPrefix = 'partsyard-auth-';
 
@@ -129,7 +130,7 @@ async function startAuthEmulator(options = {}) {
   const output = options.quiet ? 'ignore' : 'inherit';
   const child = spawn(
     process.execPath,
-    [...(exitsWithParent ? ['--require', exitWithParent] : []), firebaseCli, ...args],
+    [...(exitsWithParent ? ['--require', exitWithParent] : []), '--require', lazyValidation, firebaseCli, ...args],
     {
       cwd: workDir,
       // fd 3: the pipe scripts/exit-with-parent.cjs watches, so the emulator never outlives this process.
