@@ -34,7 +34,7 @@ export const migrationsFolder = path.resolve(__dirname, '..', '..', 'drizzle');
 /**
  * A PGlite (in memory, or kept in `dataDir`) with the extensions the migrations create: pg_trgm, for the
  * catalog search's trigram index. Whatever opens the embedded data must load them. `from`: a data directory
- * that `dumpDataDir()` wrote, started from instead of a new cluster (PGlite's initdb costs some 2 s of CPU).
+ * that `dumpDataDir()` wrote, started from instead of a new cluster (PGlite's initdb: some 2 s of CPU more).
  */
 export async function createPglite(dataDir?: string, from?: Blob): Promise<PGlite> {
   // A dynamic import: the contrib modules are typed as ES modules only.
