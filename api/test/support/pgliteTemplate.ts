@@ -6,6 +6,7 @@ import type { Logger } from 'drizzle-orm/logger';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { Config } from '../../src/config';
 import { createPglite, migrationsFolder, openDatabase, type Database } from '../../src/db/database';
+import { alive } from './stopUnderLoad';
 
 /**
  * The run's migrated PGlite data directory, dumped once by the global setup: a new in-memory PGlite runs
@@ -14,15 +15,6 @@ import { createPglite, migrationsFolder, openDatabase, type Database } from '../
  */
 const templateFileKey = 'TEST_PGLITE_TEMPLATE';
 const filePrefix = 'partsyard-pglite-template-';
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Global setup: writes the template and tells the workers where it is; drops those of runs that were killed. */
 export async function writePgliteTemplate(): Promise<void> {

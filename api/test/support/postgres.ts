@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { testDatabasePrefix, testEnv } from './env';
+import { alive } from './stopUnderLoad';
 
 async function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: testEnv.postgresUrl });
@@ -28,15 +29,6 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   };
 }
 
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * Drops test databases an earlier, interrupted run left behind: those whose creating process is gone.
  * A run going on beside this one keeps its databases.
@@ -48,7 +40,7 @@ export async function dropLeftoverTestDatabases(): Promise<void> {
     ]);
     for (const { datname } of rows) {
       const pid = Number(datname.slice(testDatabasePrefix.length).split('_')[0]);
-      if (Number.isInteger(pid) && processAlive(pid)) continue;
+      if (Number.isInteger(pid) && alive(pid)) continue;
       await c.query(`drop database if exists "${datname}" with (force)`);
     }
   });
