@@ -12,10 +12,11 @@ import {
   unitPriceCents,
 } from '@partsyard/common';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
+import type { Db, Tx } from '../db/database';
 import { cartLines, parts, type OrderRow, type PartRow } from '../db/schema';
-import { badInput, conflict, notFound } from '../errors';
+import { accountGone, badInput, conflict, notFound } from '../errors';
 import type { Client, RateLimiter } from '../rateLimits';
+import { holdAccount } from './accountLock';
 import type { Actor } from './actor';
 import { authorize } from './rights';
 import { emptyCartMessage, partGoneMessage, type OrdersService } from './ordersService';
@@ -151,26 +152,43 @@ export function createCartService(deps: {
     };
   }
 
-  /** The part of a line, checked: BAD_USER_INPUT with the purchase rules' message when `amount` is not allowed. */
-  async function checkedLine(partId: string, amount: unknown): Promise<{ part: PartRow; amount: number }> {
+  /** The part of a line, as it is now (NOT_FOUND for no such part; BAD_USER_INPUT when it is not sold). */
+  async function partOfLine(partId: string): Promise<PartRow> {
     if (!isId(partId)) throw notFound('Part');
     const part = await partsService.getPart(partId);
     if (part.priceCents < 1) throw badInput({ partId: messages.partNotForSale });
-    const result = check(orderAmountSchema(part), { orderAmount: amount });
-    if (!result.ok) throw badInput({ amount: result.errors.orderAmount ?? messages.orderAmountRequired });
-    return { part, amount: result.value.orderAmount };
+    return part;
   }
 
-  async function countLines(userId: string): Promise<number> {
-    const [{ n }] = await db
+  /** `amount` of `part`, checked: BAD_USER_INPUT with the purchase rules' message when it is not allowed. */
+  function checkedAmount(part: PartRow, amount: unknown): number {
+    const result = check(orderAmountSchema(part), { orderAmount: amount });
+    if (!result.ok) throw badInput({ amount: result.errors.orderAmount ?? messages.orderAmountRequired });
+    return result.value.orderAmount;
+  }
+
+  /**
+   * Runs `work` in one transaction with the caller's account held as placing an order holds it (FOR NO KEY UPDATE,
+   * accountLock.ts): one customer's cart changes and checkouts run one at a time, so the lines a change counts are
+   * the lines it writes to, and two at once cannot both pass the cart's size.
+   */
+  function withAccountHeld<T>(userId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+    return db.transaction(async (tx) => {
+      if (!(await holdAccount(tx, userId, 'no key update'))) throw accountGone();
+      return work(tx);
+    });
+  }
+
+  async function countLines(tx: Tx, userId: string): Promise<number> {
+    const [{ n }] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(cartLines)
       .where(eq(cartLines.userId, userId));
     return n;
   }
 
-  async function upsert(userId: string, part: PartRow, amount: number) {
-    await db
+  async function upsert(tx: Tx, userId: string, part: PartRow, amount: number) {
+    await tx
       .insert(cartLines)
       .values({
         userId,
@@ -197,29 +215,32 @@ export function createCartService(deps: {
      */
     async addToCart(actor: Actor | null, partId: string, amount: unknown): Promise<CartView> {
       const { userId } = authorize('cart.addToCart', actor);
+      const part = await partOfLine(partId);
       // The amount added is checked alone first, so its message is about what was typed.
-      await checkedLine(partId, amount);
-      const [existing] = await db
-        .select()
-        .from(cartLines)
-        .where(and(eq(cartLines.userId, userId), eq(cartLines.partId, partId)));
-      if (!existing && (await countLines(userId)) >= maxCartLines) throw badInput({ partId: cartFullMessage });
-      const total = (existing?.amount ?? 0) + Number(amount);
-      const line = await checkedLine(partId, total);
-      await upsert(userId, line.part, line.amount);
+      const added = checkedAmount(part, amount);
+      await withAccountHeld(userId, async (tx) => {
+        const [existing] = await tx
+          .select({ amount: cartLines.amount })
+          .from(cartLines)
+          .where(and(eq(cartLines.userId, userId), eq(cartLines.partId, partId)));
+        if (!existing && (await countLines(tx, userId)) >= maxCartLines) throw badInput({ partId: cartFullMessage });
+        await upsert(tx, userId, part, checkedAmount(part, (existing?.amount ?? 0) + added));
+      });
       return cart(actor);
     },
 
     /** Sets a line's amount (the cart's stepper), checked by the purchase rules; the price seen is renewed. */
     async setCartLineAmount(actor: Actor | null, partId: string, amount: unknown): Promise<CartView> {
       const { userId } = authorize('cart.setCartLineAmount', actor);
-      const line = await checkedLine(partId, amount);
-      const [existing] = await db
-        .select({ partId: cartLines.partId })
-        .from(cartLines)
-        .where(and(eq(cartLines.userId, userId), eq(cartLines.partId, partId)));
-      if (!existing) throw notFound('Cart line');
-      await upsert(userId, line.part, line.amount);
+      const part = await partOfLine(partId);
+      const wanted = checkedAmount(part, amount);
+      // An update, never an insert: a line removed meanwhile stays removed (and the cart's size stays counted).
+      const updated = await db
+        .update(cartLines)
+        .set({ amount: wanted, seenUnitPriceCents: unitPriceCents(part, wanted), updatedAt: sql`now()` })
+        .where(and(eq(cartLines.userId, userId), eq(cartLines.partId, partId)))
+        .returning({ partId: cartLines.partId });
+      if (!updated.length) throw notFound('Cart line');
       return cart(actor);
     },
 
@@ -254,25 +275,27 @@ export function createCartService(deps: {
         const ids = [...wanted.keys()];
         const found = await db.select().from(parts).where(inArray(parts.id, ids));
         const byId = new Map(found.map((p) => [p.id, p]));
-        const existing = await db.select().from(cartLines).where(eq(cartLines.userId, userId));
-        const have = new Map(existing.map((l) => [l.partId, l.amount]));
-        let count = existing.length;
-        for (const partId of ids) {
-          const part = byId.get(partId);
-          if (!part) {
-            notes.push({ partId, message: partGoneMessage });
-            continue;
+        await withAccountHeld(userId, async (tx) => {
+          const existing = await tx.select().from(cartLines).where(eq(cartLines.userId, userId));
+          const have = new Map(existing.map((l) => [l.partId, l.amount]));
+          let count = existing.length;
+          for (const partId of ids) {
+            const part = byId.get(partId);
+            if (!part) {
+              notes.push({ partId, message: partGoneMessage });
+              continue;
+            }
+            if (!have.has(partId) && count >= maxCartLines) {
+              notes.push({ partId, message: `${part.name}: ${cartFullMessage}` });
+              continue;
+            }
+            const merged = mergedAmount(part, (have.get(partId) ?? 0) + (wanted.get(partId) ?? 0));
+            if (merged.note) notes.push({ partId, message: merged.note });
+            if (merged.amount === null) continue;
+            if (!have.has(partId)) count += 1;
+            await upsert(tx, userId, part, merged.amount);
           }
-          if (!have.has(partId) && count >= maxCartLines) {
-            notes.push({ partId, message: `${part.name}: ${cartFullMessage}` });
-            continue;
-          }
-          const merged = mergedAmount(part, (have.get(partId) ?? 0) + (wanted.get(partId) ?? 0));
-          if (merged.note) notes.push({ partId, message: merged.note });
-          if (merged.amount === null) continue;
-          if (!have.has(partId)) count += 1;
-          await upsert(userId, part, merged.amount);
-        }
+        });
       }
       return { cart: await cart(actor), notes };
     },

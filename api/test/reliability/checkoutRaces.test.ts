@@ -1,5 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
-import { orders, parts } from '../../src/db/schema';
+import { cartLines, orders, parts } from '../../src/db/schema';
+import { cartFullMessage, maxCartLines } from '../../src/services/cartService';
 import { databaseKinds, type DatabaseKind } from '../support/env';
 import { addPart, orderInput } from '../support/fixtures';
 import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
@@ -39,6 +40,18 @@ describe.each(databaseKinds)('%s', (kind) => {
     afterAll(() => app?.close());
 
     const db = () => app.server.database.db;
+
+    /** `n` parts of 10 units at $1, added at once. */
+    async function addParts(n: number): Promise<string[]> {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i += 20) {
+        const batch = Array.from({ length: Math.min(20, n - i) }, () =>
+          addPart(app, admin.token, { price: 1, minOrder: 1, available: 10 }),
+        );
+        ids.push(...(await Promise.all(batch)));
+      }
+      return ids;
+    }
 
     async function addToCart(user: TestUser, partId: string, amount: number) {
       const r = await app.gql(
@@ -128,6 +141,32 @@ describe.each(databaseKinds)('%s', (kind) => {
         expect(['CONFLICT', 'BAD_USER_INPUT']).toContain(refused.code);
       const [part] = await db().select().from(parts).where(eq(parts.id, id));
       expect(part.available).toBe(95);
+    });
+
+    it('merges and adds racing on one cart never give it more than 50 lines (the cap is counted with the account held)', async () => {
+      // Two merges of 50 parts each, and single adds of 10 more, all at once: a cart holds at most 50 lines,
+      // and the others are refused or noted ("A cart holds at most 50 parts"), whatever the interleaving.
+      const ids = await addParts(110);
+      const buyer = await app.signUp();
+      const merge = (lines: string[]) =>
+        app.gql<{ mergeCart: { cart: { lines: unknown[] }; notes: { message: string }[] } }>(
+          'mutation($lines: [CartLineInput!]!) { mergeCart(lines: $lines) { cart { lines { amount } } notes { message } } }',
+          { lines: lines.map((partId) => ({ partId, amount: 1 })) },
+          buyer.token,
+        );
+      const add = (partId: string) =>
+        app.gql('mutation($partId: ID!) { addToCart(partId: $partId, amount: 1) { units } }', { partId }, buyer.token);
+      const answers = await Promise.all([
+        merge(ids.slice(0, maxCartLines)),
+        merge(ids.slice(maxCartLines, 2 * maxCartLines)),
+        ...ids.slice(2 * maxCartLines).map(add),
+      ]);
+      for (const answer of answers) {
+        const code = answer.errors?.[0].extensions?.code;
+        if (code !== undefined) expect(answer.errors?.[0].extensions?.fields).toEqual({ partId: cartFullMessage });
+      }
+      const lines = await db().select().from(cartLines).where(eq(cartLines.userId, buyer.userId));
+      expect(lines).toHaveLength(maxCartLines);
     });
 
     // The stock is taken last (issue 15), with prices worked out from the part as read before the transaction.
