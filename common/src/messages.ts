@@ -22,6 +22,7 @@ export const messages = {
   orderAmountAboveAvailable: (available: number) => `Only ${available} items available`,
   orderTotalTooLarge: (maxItems: number) =>
     `An order can cost at most ${maxCharge}, the most one card payment can be: order at most ${maxItems} ${maxItems === 1 ? 'item' : 'items'}`,
+  checkoutTooLarge: `A checkout can cost at most ${maxCharge}, the most one card payment can be: check out fewer parts at once`,
   partNotForSale: 'This part has no price yet and cannot be ordered',
   wholeNumber: 'Must be a whole number',
   notPackMultiple: (packSize: number, below: number, above: number) =>

@@ -5,6 +5,7 @@ import {
   dollarsToCents,
   formatDollars,
   limits,
+  maxChargeCents,
   maxUnitsPerCharge,
   messages,
   nextTier,
@@ -19,7 +20,7 @@ import type { Client, RateLimiter } from '../rateLimits';
 import { holdAccount } from './accountLock';
 import type { Actor } from './actor';
 import { authorize } from './rights';
-import { emptyCartMessage, partGoneMessage, type OrdersService } from './ordersService';
+import { checkoutTooLargeMessage, emptyCartMessage, partGoneMessage, type OrdersService } from './ordersService';
 import { isId } from './paging';
 import type { PartsService } from './partsService';
 
@@ -56,7 +57,12 @@ export interface CartView {
   lines: CartLineView[];
   totalCents: number;
   units: number;
-  /** True when every line can be ordered as it stands. */
+  /**
+   * Why the cart cannot be checked out as a whole though its lines may each be ordered (its total is more than
+   * one card payment), else null.
+   */
+  problem: string | null;
+  /** True when the cart has lines, every one can be ordered as it stands, and the whole has no problem. */
   ready: boolean;
 }
 
@@ -92,26 +98,57 @@ const amountProblem = (part: PartRow, amount: number): string | null => {
 };
 
 /**
+ * The most units of a part one order may hold now, and why: its stock, one card payment, or the quantity bound,
+ * whichever is lowest (the stock when they tie).
+ */
+function unitsCap(part: PartRow): { units: number; reason: string } {
+  const perCharge = maxUnitsPerCharge(part.priceCents);
+  const caps = [
+    { units: part.available, reason: messages.orderAmountAboveAvailable(part.available) },
+    { units: perCharge, reason: messages.orderTotalTooLarge(perCharge) },
+    { units: limits.maxQuantity, reason: messages.tooLarge(limits.maxQuantity) },
+  ];
+  return caps.reduce((lowest, cap) => (cap.units < lowest.units ? cap : lowest));
+}
+
+/**
  * The merge rule: a part in both carts gets the SUM of the two amounts, then capped at what one order of it
  * may hold now (its stock, one card payment, the quantity bound), rounded down to whole packs. A line whose
  * amount would fall below the part's minimum order, a part no longer sold, and lines past the cart's size are
- * left out; each such change is reported as a note.
+ * left out. Every change to an amount is reported as a note naming its reason ("the schema: every change is
+ * reported in notes").
  */
 export function mergedAmount(part: PartRow, amount: number): { amount: number | null; note: string | null } {
-  if (part.priceCents < 1) return { amount: null, note: `${part.name}: ${messages.partNotForSale}` };
+  if (part.priceCents < 1) return { amount: null, note: `${part.name}: ${messages.partNotForSale}; left out` };
+  const reasons: string[] = [];
+  let wanted = amount;
+  const cap = unitsCap(part);
+  if (wanted > cap.units) {
+    wanted = cap.units;
+    reasons.push(cap.reason);
+  }
   const pack = Math.max(1, part.packSize);
-  const cap = Math.min(part.available, maxUnitsPerCharge(part.priceCents), limits.maxQuantity);
-  let wanted = Math.max(0, Math.floor(amount));
-  let note: string | null = null;
-  if (wanted > cap) {
-    wanted = cap;
-    note = `${part.name}: ${messages.orderAmountAboveAvailable(part.available)}; your cart holds ${wanted}`;
+  if (wanted % pack) {
+    wanted -= wanted % pack;
+    reasons.push(`Sold in packs of ${pack}`);
   }
-  wanted -= wanted % pack;
   if (wanted < part.minOrder || wanted < 1) {
-    return { amount: null, note: `${part.name}: ${messages.orderAmountAboveAvailable(part.available)}; left out` };
+    if (!reasons.length) reasons.push(messages.orderAmountBelowMin(part.minOrder));
+    return { amount: null, note: `${part.name}: ${reasons.join('; ')}; left out` };
   }
-  return { amount: wanted, note };
+  return {
+    amount: wanted,
+    note: reasons.length ? `${part.name}: ${reasons.join('; ')}; your cart holds ${wanted}` : null,
+  };
+}
+
+/** A visitor's line whose amount no order can have (not a whole number, below 1): left out, and said so. */
+export const invalidAmountNote = (part: PartRow, amount: number) =>
+  `${part.name}: an amount of ${amount} cannot be ordered; left out`;
+
+/** Why a cart whose lines can each be ordered cannot be checked out as a whole, else null. */
+function cartProblem(totalCents: number): string | null {
+  return totalCents > maxChargeCents ? checkoutTooLargeMessage : null;
 }
 
 export function createCartService(deps: {
@@ -144,11 +181,14 @@ export function createCartService(deps: {
         addedAt: line.addedAt,
       };
     });
+    const totalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
+    const problem = cartProblem(totalCents);
     return {
       lines,
-      totalCents: lines.reduce((sum, l) => sum + l.lineTotalCents, 0),
+      totalCents,
       units: lines.reduce((sum, l) => sum + l.amount, 0),
-      ready: lines.length > 0 && lines.every((l) => !l.problem),
+      problem,
+      ready: lines.length > 0 && lines.every((l) => !l.problem) && problem === null,
     };
   }
 
@@ -264,13 +304,19 @@ export function createCartService(deps: {
     async mergeCart(actor: Actor | null, visitor: readonly VisitorLine[]): Promise<CartMergeView> {
       const { userId } = authorize('cart.mergeCart', actor);
       if (visitor.length > maxCartLines) throw badInput({ lines: cartFullMessage });
-      const wanted = new Map<string, number>();
-      for (const line of visitor) {
-        if (!isId(line.partId) || !Number.isInteger(line.amount) || line.amount < 1 || line.amount > limits.maxQuantity)
-          continue; // nothing a browser of ours stores; dropped quietly
-        wanted.set(line.partId, (wanted.get(line.partId) ?? 0) + line.amount);
-      }
+      // Per part, in the visitor's order: the sum of its lines that can be amounts, and those that cannot.
+      const wanted = new Map<string, { sum: number; invalid: number[] }>();
       const notes: MergeNote[] = [];
+      for (const line of visitor) {
+        if (!isId(line.partId)) {
+          notes.push({ partId: line.partId, message: partGoneMessage });
+          continue;
+        }
+        const entry = wanted.get(line.partId) ?? { sum: 0, invalid: [] };
+        if (Number.isInteger(line.amount) && line.amount >= 1) entry.sum += line.amount;
+        else entry.invalid.push(line.amount);
+        wanted.set(line.partId, entry);
+      }
       if (wanted.size) {
         const ids = [...wanted.keys()];
         const found = await db.select().from(parts).where(inArray(parts.id, ids));
@@ -279,17 +325,19 @@ export function createCartService(deps: {
           const existing = await tx.select().from(cartLines).where(eq(cartLines.userId, userId));
           const have = new Map(existing.map((l) => [l.partId, l.amount]));
           let count = existing.length;
-          for (const partId of ids) {
+          for (const [partId, { sum, invalid }] of wanted) {
             const part = byId.get(partId);
             if (!part) {
               notes.push({ partId, message: partGoneMessage });
               continue;
             }
+            for (const amount of invalid) notes.push({ partId, message: invalidAmountNote(part, amount) });
+            if (!sum) continue;
             if (!have.has(partId) && count >= maxCartLines) {
               notes.push({ partId, message: `${part.name}: ${cartFullMessage}` });
               continue;
             }
-            const merged = mergedAmount(part, (have.get(partId) ?? 0) + (wanted.get(partId) ?? 0));
+            const merged = mergedAmount(part, (have.get(partId) ?? 0) + sum);
             if (merged.note) notes.push({ partId, message: merged.note });
             if (merged.amount === null) continue;
             if (!have.has(partId)) count += 1;

@@ -84,7 +84,7 @@ export const stockTakenMessage = (available: number) =>
 export const totalChangedMessage = (cents: number) =>
   `Prices changed since you looked: the total is now ${formatDollars(centsToDollars(cents))}. Check your cart and check out again`;
 /** A checkout whose sum no single card payment can carry. */
-export const checkoutTooLargeMessage = `A checkout can cost at most ${formatDollars(centsToDollars(maxChargeCents))}, the most one card payment can be: check out fewer parts at once`;
+export const checkoutTooLargeMessage = messages.checkoutTooLarge;
 
 /** A checkout refused because of some lines: nothing was ordered, and each failing line says why. */
 function checkoutRefused(problems: Record<string, string>) {

@@ -3,7 +3,12 @@ import { eq, sql } from 'drizzle-orm';
 import { cartLines, orders, outbox, parts, payments } from '../../src/db/schema';
 import type { Actor } from '../../src/services/actor';
 import { maxCartLines } from '../../src/services/cartService';
-import { partGoneMessage, stockTakenMessage, tooManyUnpaidOrders } from '../../src/services/ordersService';
+import {
+  checkoutTooLargeMessage,
+  partGoneMessage,
+  stockTakenMessage,
+  tooManyUnpaidOrders,
+} from '../../src/services/ordersService';
 import { databaseKinds } from '../support/env';
 import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
 import { actorOf, addPartAs, expectAppError, partRow, placeOrderAs, signUp, testCard } from './helpers';
@@ -86,6 +91,28 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
       expect(after).toMatchObject({ problem: null, priceChange: null, seenUnitPriceCents: 1200 });
     });
 
+    it('a cart whose total no one card payment can carry is not ready, and says why (as checkout does)', async () => {
+      const buyerUser = await signUp(app);
+      const buyer = await actorOf(app, buyerUser);
+      // Each line fits one card payment ($600,000); together ($1,200,000) they do not.
+      const a = await part({ price: 600_000, minOrder: 1, available: 5 });
+      const b = await part({ price: 600_000, minOrder: 1, available: 5 });
+      await cart().addToCart(buyer, a.id, 1);
+      const now = await cart().addToCart(buyer, b.id, 1);
+      expect(now.lines.map((l) => l.problem)).toEqual([null, null]);
+      expect(now).toMatchObject({ ready: false, problem: checkoutTooLargeMessage });
+      const shown = await app.gql<{ cart: { ready: boolean; problem: string | null } }>(
+        '{ cart { ready problem } }',
+        {},
+        buyerUser.token,
+      );
+      expect(shown.data?.cart).toEqual({ ready: false, problem: checkoutTooLargeMessage });
+      const refused = await expectAppError(cart().checkout(buyer, contact), 'CONFLICT');
+      expect(refused.message).toBe(checkoutTooLargeMessage);
+      await cart().removeCartLine(buyer, b.id);
+      expect(await cart().cart(buyer)).toMatchObject({ ready: true, problem: null });
+    });
+
     it('a cart holds at most 50 parts', async () => {
       const buyer = await newCustomer();
       const p = await part();
@@ -118,8 +145,43 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
         [both.id, 40],
         [packs.id, 12],
       ]);
-      expect(notes.map((n) => n.partId)).toEqual([both.id, gone.id, '00000000-0000-4000-8000-000000000000']);
+      expect(notes.map((n) => n.partId)).toEqual([both.id, packs.id, gone.id, '00000000-0000-4000-8000-000000000000']);
       expect(notes[0].message).toContain(messages.orderAmountAboveAvailable(40));
+    });
+
+    it('every change a merge makes to an amount comes back as a note naming its real reason', async () => {
+      const buyer = await newCustomer();
+      const packs = await part({ name: 'Spoke Set', minOrder: 10, available: 500 });
+      await app.server.services.parts.setPartPricing(admin, packs.id, { priceTiers: [], packSize: 10 });
+      const stock = await part({ name: 'Chain Kit', minOrder: 1, available: 500 });
+      const huge = await part({ name: 'Brake Pad', minOrder: 1, available: 500 });
+      const negative = await part({ name: 'Fork Seal', minOrder: 1 });
+      const zero = await part({ name: 'Clutch Cable', minOrder: 1 });
+      // $400,000 a unit: one card payment carries 2, fewer than the 10 in stock.
+      const dear = await part({ name: 'Race Engine', price: 400_000, minOrder: 1, available: 10 });
+      const { cart: merged, notes } = await cart().mergeCart(buyer, [
+        { partId: packs.id, amount: 25 },
+        { partId: stock.id, amount: 600 },
+        { partId: huge.id, amount: 2_147_483_647 },
+        { partId: negative.id, amount: -40 },
+        { partId: zero.id, amount: 0 },
+        { partId: dear.id, amount: 5 },
+      ]);
+      expect(merged.lines.map((l) => [l.partId, l.amount])).toEqual([
+        [packs.id, 20],
+        [stock.id, 500],
+        [huge.id, 500],
+        [dear.id, 2],
+      ]);
+      expect(notes).toEqual([
+        { partId: packs.id, message: 'Spoke Set: Sold in packs of 10; your cart holds 20' },
+        { partId: stock.id, message: `Chain Kit: ${messages.orderAmountAboveAvailable(500)}; your cart holds 500` },
+        { partId: huge.id, message: `Brake Pad: ${messages.orderAmountAboveAvailable(500)}; your cart holds 500` },
+        { partId: negative.id, message: 'Fork Seal: an amount of -40 cannot be ordered; left out' },
+        { partId: zero.id, message: 'Clutch Cable: an amount of 0 cannot be ordered; left out' },
+        // The card payment's limit, not the stock, capped it.
+        { partId: dear.id, message: `Race Engine: ${messages.orderTotalTooLarge(2)}; your cart holds 2` },
+      ]);
     });
 
     it('the merged lines keep the visitor’s order, after the lines the cart held, whatever the clock’s tick', async () => {

@@ -61,6 +61,7 @@ describe('the cart page', () => {
               ],
               total: 26 * 30 + 400,
               units: 40,
+              problem: null,
               ready: false,
             },
           },
@@ -82,6 +83,44 @@ describe('the cart page', () => {
     const fine = await lineOf(chain.name);
     expect(within(fine).queryByTestId('line-problem')).not.toBeInTheDocument();
     expect(within(fine).getByRole('spinbutton', { name: 'Amount' })).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByTestId('cart-problem')).not.toBeInTheDocument();
+  });
+
+  it('a cart whose total is more than one card payment says so by its total, as checkout would refuse it', async () => {
+    jest.mocked(useAuth).mockReturnValue(signedIn);
+    jest.mocked(useOptionalAuth).mockReturnValue(signedIn);
+    const dear = { ...pads, price: 600_000, minOrder: 1, available: 5 };
+    const line = (part: typeof pads) => ({
+      __typename: 'CartLine',
+      part,
+      amount: 1,
+      unitPrice: part.price,
+      seenUnitPrice: part.price,
+      lineTotal: part.price,
+      problem: null,
+      priceChange: null,
+      tier: null,
+      nextTier: null,
+    });
+    renderCart([
+      {
+        request: { query: CartDocument },
+        result: {
+          data: {
+            cart: {
+              __typename: 'Cart',
+              lines: [line(dear), line({ ...dear, id: chain.id, name: chain.name })],
+              total: 1_200_000,
+              units: 2,
+              problem: messages.checkoutTooLarge,
+              ready: false,
+            },
+          },
+        },
+      },
+    ]);
+    expect(await screen.findByTestId('cart-problem')).toHaveTextContent(messages.checkoutTooLarge);
+    expect(screen.queryByTestId('line-problem')).not.toBeInTheDocument();
   });
 
   it("a visitor's line, checked against the part as the server has it now, shows the stock shortfall and the price change", async () => {
@@ -112,5 +151,6 @@ describe('the cart page', () => {
     const fine = await lineOf(chain.name);
     expect(within(fine).queryByTestId('line-problem')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Log in to check out' })).toBeInTheDocument();
+    expect(screen.queryByTestId('cart-problem')).not.toBeInTheDocument();
   });
 });

@@ -270,6 +270,11 @@ export default function CartPage() {
                   {formatDollars(cart.total)}
                 </span>
               </p>
+              {cart.problem && (
+                <p role="alert" className="text-sm text-red-700" data-testid="cart-problem">
+                  {cart.problem}
+                </p>
+              )}
               {cart.kind === 'server' ? (
                 <CheckoutForm cart={cart} onLineErrors={setLineErrors} />
               ) : (

@@ -1,4 +1,4 @@
-import { check, dollarsToCents, orderAmountSchema } from '@partsyard/common';
+import { check, dollarsToCents, maxChargeCents, messages, orderAmountSchema } from '@partsyard/common';
 import { unitPriceOf } from './priced';
 import { useSyncExternalStore } from 'react';
 import {
@@ -48,6 +48,8 @@ export interface CartState {
   lines: CartLineView[];
   total: number;
   units: number;
+  /** Why the whole cannot be checked out though its lines may each be (more than one card payment), else null. */
+  problem: string | null;
   /** Adds units (a part already in the cart gets the sum); throws with the rules' message when refused. */
   add: (part: PartFieldsFragment, amount: number) => Promise<void>;
   setAmount: (part: PartFieldsFragment, amount: number) => Promise<void>;
@@ -76,6 +78,7 @@ export function useCart(): CartState {
       lines: (cart?.lines ?? []).map((l) => ({ ...l, problem: l.problem ?? null, priceChange: l.priceChange ?? null })),
       total: cart?.total ?? 0,
       units: cart?.units ?? 0,
+      problem: cart?.problem ?? null,
       async add(part, amount) {
         await addToCart({ variables: { partId: part.id, amount } });
       },
@@ -105,12 +108,15 @@ export function useCart(): CartState {
     if (problem) throw new Error(problem);
     visitorCart.set({ partId: part.id, amount, seenUnitPrice: unitPriceOf(part, amount), part });
   };
+  const totalCents = Math.round(lines.reduce((sum, l) => sum + l.lineTotal * 100, 0));
   return {
     kind: 'visitor',
     loading: false,
     lines,
-    total: Math.round(lines.reduce((sum, l) => sum + l.lineTotal * 100, 0)) / 100,
+    total: totalCents / 100,
     units: lines.reduce((sum, l) => sum + l.amount, 0),
+    // The server's rule (Cart.problem), so a visitor is told before signing in.
+    problem: totalCents > maxChargeCents ? messages.checkoutTooLarge : null,
     async add(part, amount) {
       const problem = amountProblem(part, amount);
       if (problem) throw new Error(problem);
