@@ -1,7 +1,7 @@
 import { formatDollars, orderNumber } from '@partsyard/common';
 import { eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
-import { orders } from '../api/src/db/schema';
+import { cartLines, orders, users } from '../api/src/db/schema';
 import { expectAccessible } from './support/axe';
 import { mailTo, startMailCatcher, type MailCatcher } from './support/mail';
 import { openOverview, overviewToday, todaysSales } from './support/overview';
@@ -190,6 +190,42 @@ describe('a cart of five parts, paid at once, in a browser: receipt by email, th
       await atEachWidth(admin, 'checkout-overview');
     } finally {
       await adminContext.close();
+    }
+  });
+
+  it('a merge whose answer was lost on its way to the browser counts once when the reloaded page sends it again', async () => {
+    // Issue 32: a reload while mergeCart's answer was on its way sent it twice, and the cart doubled.
+    const db = shop.app.server.database.db;
+    const [customer] = await db.select({ id: users.id }).from(users).where(eq(users.email, demo.customer.email));
+    await db.delete(cartLines).where(eq(cartLines.userId, customer.id));
+    const { context: visitorContext, page: visitor } = await shop.newPage();
+    try {
+      await addFromCatalog(visitor, 2);
+      const kept = () =>
+        visitor.evaluate(() => JSON.parse(localStorage.getItem('partsyard.cart') ?? '[]') as unknown[]);
+      const wanted = (await kept()) as { partId: string; amount: number }[];
+      // The first merge reaches the server and is merged there, but its answer never reaches the page.
+      let lost = 0;
+      await visitor.route('**/graphql', async (route) => {
+        if (lost === 0 && (route.request().postData() ?? '').includes('mergeCart')) {
+          lost += 1;
+          await route.fetch();
+          await route.abort('connectionreset');
+          return;
+        }
+        await route.continue();
+      });
+      await loginAs(visitor, demo.customer.email, demo.customer.password);
+      await visitor.getByText(/^Your cart could not be saved to your account/).waitFor();
+      expect(lost).toBe(1);
+      expect(await kept()).toHaveLength(2);
+      // The reload sends the same merge again (the same id): it counts once, and the browser's cart is emptied.
+      await visitor.reload();
+      await visitor.waitForFunction(() => localStorage.getItem('partsyard.cart') === null);
+      const lines = await db.select().from(cartLines).where(eq(cartLines.userId, customer.id));
+      expect(lines.map((l) => [l.partId, l.amount]).sort()).toEqual(wanted.map((l) => [l.partId, l.amount]).sort());
+    } finally {
+      await visitorContext.close();
     }
   });
 });

@@ -339,6 +339,25 @@ export const cartLines = pgTable(
   ],
 );
 
+/**
+ * Visitor carts merged at sign-in, by the id the browser chose when it started the merge (issue 32): a merge sent
+ * again (a reload while its answer was on its way) is answered with the first one's notes and merges nothing
+ * twice. Kept 30 days (pruned by the user's next merge).
+ */
+export const cartMerges = pgTable(
+  'cart_merges',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mergeId: uuid('merge_id').notNull(),
+    /** What the merge told the customer (CartMergeNote): a repeat answers the same. */
+    notes: jsonb('notes').$type<{ partId: string; message: string }[]>().notNull(),
+    mergedAt: timestamp('merged_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'cart_merges_pkey', columns: [t.userId, t.mergeId] })],
+);
+
 export const contactMessages = pgTable(
   'contact_messages',
   {

@@ -71,7 +71,7 @@ export const resolvers: Resolvers = {
     setCartLineAmount: (_, { partId, amount }, { services, actor }) =>
       services.cart.setCartLineAmount(actor, partId, amount),
     removeCartLine: (_, { partId }, { services, actor }) => services.cart.removeCartLine(actor, partId),
-    mergeCart: (_, { lines }, { services, actor }) => services.cart.mergeCart(actor, lines),
+    mergeCart: (_, { lines, mergeId }, { services, actor }) => services.cart.mergeCart(actor, lines, mergeId),
     checkout: (_, { input }, { services, actor, client }) => services.cart.checkout(actor, input, client),
     setPartPricing: (_, args, { services, actor }) => services.parts.setPartPricing(actor, args.id, args),
     sendContactMessage: (_, { input }, { services, client }) => services.contact.sendMessage(input, client),

@@ -12,9 +12,9 @@ import {
   orderAmountSchema,
   unitPriceCents,
 } from '@partsyard/common';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/database';
-import { cartLines, parts, type OrderRow, type PartRow } from '../db/schema';
+import { cartLines, cartMerges, parts, type OrderRow, type PartRow } from '../db/schema';
 import { accountGone, badInput, conflict, notFound } from '../errors';
 import type { Client, RateLimiter } from '../rateLimits';
 import { holdAccount } from './accountLock';
@@ -34,6 +34,7 @@ import type { PartsService } from './partsService';
 /** The most lines one cart holds (a checkout's lines are one transaction). */
 export const maxCartLines = 50;
 export const cartFullMessage = `A cart holds at most ${maxCartLines} parts: check out or remove some first`;
+export const mergeIdMessage = 'A merge id is a UUID the browser chooses when it starts the merge';
 export const cartCheckedOutMessage = 'This cart was just checked out (another tab or device?): see My Orders';
 export const priceChangedMessage = (seenCents: number, nowCents: number) =>
   `The price changed from ${formatDollars(centsToDollars(seenCents))} to ${formatDollars(centsToDollars(nowCents))} since you added it`;
@@ -71,6 +72,8 @@ export type NextTierView = NonNullable<ReturnType<typeof nextTier>>;
 export interface CartMergeView {
   cart: CartView;
   notes: MergeNote[];
+  /** True when this merge id was merged before: nothing was merged again, and the notes are that merge's. */
+  repeated: boolean;
 }
 
 export interface CheckoutView {
@@ -300,13 +303,23 @@ export function createCartService(deps: {
     /**
      * Merges a visitor's cart (from the browser, at sign-in) into the server's, by the rule of `mergedAmount`:
      * amounts of the same part are summed, then capped; what could not go in whole is reported.
+     *
+     * `mergeId`, chosen by the browser when it starts the merge and sent again with every retry of it, makes the
+     * merge count once: the first one is remembered (cart_merges) with its notes, in the same transaction as its
+     * lines, and the same id again merges nothing and answers those notes. Without one (a client from before
+     * issue 32) every call merges.
      */
-    async mergeCart(actor: Actor | null, visitor: readonly VisitorLine[]): Promise<CartMergeView> {
+    async mergeCart(
+      actor: Actor | null,
+      visitor: readonly VisitorLine[],
+      mergeId?: string | null,
+    ): Promise<CartMergeView> {
       const { userId } = authorize('cart.mergeCart', actor);
+      if (mergeId != null && !isId(mergeId)) throw badInput({ mergeId: mergeIdMessage });
       if (visitor.length > maxCartLines) throw badInput({ lines: cartFullMessage });
       // Per part, in the visitor's order: the sum of its lines that can be amounts, and those that cannot.
       const wanted = new Map<string, { sum: number; invalid: number[] }>();
-      const notes: MergeNote[] = [];
+      let notes: MergeNote[] = [];
       for (const line of visitor) {
         if (!isId(line.partId)) {
           notes.push({ partId: line.partId, message: partGoneMessage });
@@ -317,11 +330,24 @@ export function createCartService(deps: {
         else entry.invalid.push(line.amount);
         wanted.set(line.partId, entry);
       }
-      if (wanted.size) {
+      let repeated = false;
+      if (wanted.size || mergeId) {
         const ids = [...wanted.keys()];
-        const found = await db.select().from(parts).where(inArray(parts.id, ids));
+        const found = ids.length ? await db.select().from(parts).where(inArray(parts.id, ids)) : [];
         const byId = new Map(found.map((p) => [p.id, p]));
         await withAccountHeld(userId, async (tx) => {
+          // Held, the account's merges run one at a time: a repeat sent at once waits for the first to commit.
+          if (mergeId) {
+            const [done] = await tx
+              .select({ notes: cartMerges.notes })
+              .from(cartMerges)
+              .where(and(eq(cartMerges.userId, userId), eq(cartMerges.mergeId, mergeId)));
+            if (done) {
+              repeated = true;
+              notes = done.notes;
+              return;
+            }
+          }
           const existing = await tx.select().from(cartLines).where(eq(cartLines.userId, userId));
           const have = new Map(existing.map((l) => [l.partId, l.amount]));
           let count = existing.length;
@@ -343,9 +369,15 @@ export function createCartService(deps: {
             if (!have.has(partId)) count += 1;
             await upsert(tx, userId, part, merged.amount);
           }
+          if (mergeId) {
+            await tx.insert(cartMerges).values({ userId, mergeId, notes });
+            await tx
+              .delete(cartMerges)
+              .where(and(eq(cartMerges.userId, userId), lt(cartMerges.mergedAt, sql`now() - interval '30 days'`)));
+          }
         });
       }
-      return { cart: await cart(actor), notes };
+      return { cart: await cart(actor), notes, repeated };
     },
 
     /**

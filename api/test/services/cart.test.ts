@@ -2,7 +2,7 @@ import { messages, pricingMessages } from '@partsyard/common';
 import { eq, sql } from 'drizzle-orm';
 import { cartLines, orders, outbox, parts, payments } from '../../src/db/schema';
 import type { Actor } from '../../src/services/actor';
-import { maxCartLines } from '../../src/services/cartService';
+import { maxCartLines, mergeIdMessage } from '../../src/services/cartService';
 import {
   checkoutTooLargeMessage,
   partGoneMessage,
@@ -182,6 +182,52 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
         // The card payment's limit, not the stock, capped it.
         { partId: dear.id, message: `Race Engine: ${messages.orderTotalTooLarge(2)}; your cart holds 2` },
       ]);
+    });
+
+    it('a merge sent again with its id (a reload while the answer was on its way) counts once, at once or later', async () => {
+      const buyerUser = await signUp(app);
+      const buyer = await actorOf(app, buyerUser);
+      const a = await part({ name: 'Chain Kit', minOrder: 1 });
+      const b = await part({ name: 'Fork Seal', minOrder: 1 });
+      await cart().addToCart(buyer, a.id, 10);
+      const visitor = [
+        { partId: a.id, amount: 10 },
+        { partId: b.id, amount: 10 },
+        { partId: b.id, amount: -40 },
+      ];
+      const mergeId = '6f1d7c2e-3b4a-4c5d-8e9f-0a1b2c3d4e5f';
+      const first = await cart().mergeCart(buyer, visitor, mergeId);
+      expect(first.repeated).toBe(false);
+      expect(first.cart.lines.map((l) => l.amount)).toEqual([20, 10]);
+      const again = await cart().mergeCart(buyer, visitor, mergeId);
+      expect(again).toMatchObject({ repeated: true, notes: first.notes });
+      expect(again.notes).toEqual([
+        { partId: b.id, message: 'Fork Seal: an amount of -40 cannot be ordered; left out' },
+      ]);
+      expect(again.cart.lines.map((l) => l.amount)).toEqual([20, 10]);
+      // Sent twice at once over GraphQL (the browser reloaded within half a second): merged once.
+      const other = await signUp(app);
+      await app.gql('mutation($id: ID!) { addToCart(partId: $id, amount: 10) { units } }', { id: a.id }, other.token);
+      const merge = () =>
+        app.gql<{ mergeCart: { repeated: boolean; cart: { lines: { amount: number }[] } } }>(
+          'mutation($lines: [CartLineInput!]!, $id: ID) { mergeCart(lines: $lines, mergeId: $id) { repeated cart { lines { amount } } } }',
+          { lines: visitor.slice(0, 2), id: mergeId },
+          other.token,
+        );
+      const both = await Promise.all([merge(), merge()]);
+      expect(both.map((r) => r.data?.mergeCart.repeated).sort()).toEqual([false, true]);
+      const lines = await db().select().from(cartLines).where(eq(cartLines.userId, other.userId));
+      expect(lines.map((l) => [l.partId, l.amount]).sort()).toEqual(
+        [
+          [a.id, 20],
+          [b.id, 10],
+        ].sort(),
+      );
+      // Another merge (a new id) merges again; an id that is no UUID is refused and merges nothing.
+      expect((await cart().mergeCart(buyer, visitor.slice(1, 2))).cart.lines.map((l) => l.amount)).toEqual([20, 20]);
+      const bad = await expectAppError(cart().mergeCart(buyer, visitor, 'reload-1'), 'BAD_USER_INPUT');
+      expect(bad.fields).toEqual({ mergeId: mergeIdMessage });
+      expect((await cart().cart(buyer)).units).toBe(40);
     });
 
     it('the merged lines keep the visitor’s order, after the lines the cart held, whatever the clock’s tick', async () => {

@@ -20,7 +20,9 @@ export function CartMerger() {
     const lines = visitorCart.lines();
     if (!lines.length) return;
     running.current = true;
-    merge({ variables: { lines: lines.map((l) => ({ partId: l.partId, amount: l.amount })) } })
+    // The merge's id is kept with the cart until it is emptied: sent again after a reload, it merges nothing twice.
+    const mergeId = visitorCart.mergeId();
+    merge({ variables: { lines: lines.map((l) => ({ partId: l.partId, amount: l.amount })), mergeId } })
       .then(({ data }) => {
         visitorCart.clear();
         for (const note of data?.mergeCart.notes ?? []) toast.error(note.message);

@@ -3,7 +3,7 @@ import type { PartFieldsFragment } from '../../generated/graphql';
 /**
  * A visitor's cart (signed out), kept in this browser's localStorage under `partsyard.cart`: one line per part,
  * with the part as it was when added (shown until the page asks the server again) and the unit price seen.
- * At sign-in it is merged into the server's cart (CartMerger) and emptied here.
+ * At sign-in it is merged into the server's cart (CartMerger, with `mergeId`) and emptied here.
  */
 export interface VisitorLine {
   partId: string;
@@ -14,6 +14,8 @@ export interface VisitorLine {
 }
 
 const key = 'partsyard.cart';
+/** The id of this cart's merge into an account (mergeCart's `mergeId`), once one was started. */
+const mergeKey = 'partsyard.cartMergeId';
 type Listener = () => void;
 const listeners = new Set<Listener>();
 let cached: VisitorLine[] | null = null;
@@ -42,6 +44,8 @@ function write(lines: VisitorLine[]): void {
   cached = lines;
   if (lines.length) localStorage.setItem(key, JSON.stringify(lines));
   else localStorage.removeItem(key);
+  // Another cart, another merge: an id sent with the cart as it was must not stand for this one.
+  localStorage.removeItem(mergeKey);
   listeners.forEach((listener) => listener());
 }
 
@@ -69,4 +73,25 @@ export const visitorCart = {
   },
   remove: (partId: string): void => write(read().filter((l) => l.partId !== partId)),
   clear: (): void => write([]),
+  /**
+   * The id of merging this cart, as it is, into the signed-in account: chosen when the first merge starts and
+   * kept (in localStorage, so a reload keeps it) until the cart changes or is emptied. A merge sent again with it
+   * (the page reloaded while the answer was on its way) is recognised by the server and counts once.
+   */
+  mergeId: (): string => {
+    const kept = localStorage.getItem(mergeKey);
+    if (kept) return kept;
+    const id = randomUuid();
+    localStorage.setItem(mergeKey, id);
+    return id;
+  },
 };
+
+/** A random (version 4) UUID. `crypto.randomUUID` exists only on https and localhost pages; this works on any. */
+function randomUuid(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
