@@ -118,6 +118,18 @@ const samePricing = (now: PartRow, read: PartRow | undefined) =>
   now.packSize === read.packSize &&
   JSON.stringify(now.priceTiers) === JSON.stringify(read.priceTiers);
 
+/**
+ * Whether the line of `taken` (the part as its stock update answered it, that line's amount already off its stock)
+ * may still be ordered by the purchase rules: read before the transaction, the part may have had another pack
+ * size or price.
+ */
+function stillOrderable(taken: PartRow, lines: readonly { partId: string; orderAmount: number }[]): boolean {
+  const line = lines.find((l) => l.partId === taken.id);
+  if (!line || taken.priceCents < 1) return false;
+  const before = { ...taken, available: taken.available + line.orderAmount };
+  return check(orderAmountSchema(before), { orderAmount: line.orderAmount }).ok;
+}
+
 /** A part's price changed again and again while the order was being written (three times). */
 export const priceChangedMessage = 'The price of this part is changing right now: try again in a moment';
 
@@ -335,7 +347,7 @@ export function createOrdersService(deps: {
     lines: readonly { partId: string; orderAmount: number }[],
     known: ReadonlyMap<string, PartRow>,
     options: CheckoutOptions & { checkoutId?: string } = {},
-  ): Promise<{ placed: OrderRow[] } | { short: string[] }> {
+  ): Promise<{ placed: OrderRow[] } | { short: string[] } | { refused: string[] }> {
     const sorted = [...lines].sort((a, b) => (a.partId < b.partId ? -1 : a.partId > b.partId ? 1 : 0));
     let priced = known;
     for (let attempt = 1; ; attempt++) {
@@ -347,6 +359,10 @@ export function createOrdersService(deps: {
       } catch (error) {
         if (error instanceof ShortOfStock) return { short: error.partIds };
         if (!(error instanceof PricingChanged)) throw error;
+        // New pricing may change what may be ordered, not only its price (a pack size the amount is no whole
+        // number of, a price one card payment no longer carries for it): such lines are refused, not re-priced.
+        const refused = error.parts.filter((part) => !stillOrderable(part, sorted)).map((part) => part.id);
+        if (refused.length) return { refused };
         if (attempt >= 3) throw conflict(priceChangedMessage);
         priced = new Map([...priced, ...error.parts.map((part) => [part.id, part] as const)]);
       }
@@ -505,10 +521,12 @@ export function createOrdersService(deps: {
     let outcome = await writeOrders(caller, contact, lines, known);
     if ('short' in outcome && (await expireDueOfPart())) outcome = await writeOrders(caller, contact, lines, known);
     if ('placed' in outcome) return outcome.placed[0];
-    // Other orders got there first: tell the customer what is left now.
+    // Other orders got there first, or the part's rules changed meanwhile: tell the customer what holds now.
     const now = await parts.getPart(part.id);
     const recheck = check(purchaseSchema(now), input);
-    throw badInput(recheck.ok ? { orderAmount: messages.orderAmountAboveAvailable(now.available) } : recheck.errors);
+    if (!recheck.ok) throw badInput(recheck.errors);
+    if ('refused' in outcome) throw conflict(priceChangedMessage); // changed, and changed back since
+    throw badInput({ orderAmount: messages.orderAmountAboveAvailable(now.available) });
   }
 
   /**
@@ -574,8 +592,11 @@ export function createOrdersService(deps: {
       const position = new Map(lines.map((l, i) => [l.partId, i]));
       return outcome.placed.sort((a, b) => (position.get(a.partId ?? '') ?? 0) - (position.get(b.partId ?? '') ?? 0));
     }
-    // Racing orders took stock first: each failing line says what is left now (a deleted part, that it is gone).
-    throw checkoutRefused((await lineProblems(lines, outcome.short)).problems);
+    // Racing orders took stock first, or a part's rules changed meanwhile: each failing line says what holds now
+    // (what is left, a pack size, a deleted part that it is gone).
+    const { problems } = await lineProblems(lines, 'short' in outcome ? outcome.short : []);
+    if (!Object.keys(problems).length) throw conflict(priceChangedMessage); // changed, and changed back since
+    throw checkoutRefused(problems);
   }
 
   return {

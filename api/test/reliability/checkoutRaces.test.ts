@@ -1,5 +1,7 @@
+import { messages } from '@partsyard/common';
 import { eq, inArray } from 'drizzle-orm';
 import { cartLines, orders, parts } from '../../src/db/schema';
+import { AppError } from '../../src/errors';
 import { cartFullMessage, maxCartLines } from '../../src/services/cartService';
 import { databaseKinds, type DatabaseKind } from '../support/env';
 import { addPart, orderInput } from '../support/fixtures';
@@ -197,6 +199,34 @@ describe.each(databaseKinds)('%s', (kind) => {
         expect([part.available, part.sold]).toEqual([8, 2]);
         const all = await db().select().from(orders).where(eq(orders.partId, id));
         expect(all).toHaveLength(1);
+      },
+    );
+
+    (kind === 'postgres' ? it : it.skip)(
+      'a pack size changed while the orders are written: an amount that is no longer whole packs is refused, not re-priced',
+      async () => {
+        const id = await addPart(app, admin.token, { name: 'Spoke Set', price: 10, minOrder: 1, available: 100 });
+        const customer = customers[14];
+        const actor = await app.server.services.users.actorFor(customer.userId, customer.firebaseUid);
+        if (!actor) throw new Error('no actor');
+        let written = 0;
+        const refused = await app.server.services.orders
+          .placeCheckout(actor, contact, [{ partId: id, orderAmount: 25 }], {
+            also: async () => {
+              // Committed on another connection while this transaction has written the orders, before the stock.
+              if (written++ === 0) await db().update(parts).set({ packSize: 10 }).where(eq(parts.id, id));
+            },
+          })
+          .then(
+            () => null,
+            (error: unknown) => error as AppError,
+          );
+        expect(refused).toBeInstanceOf(AppError);
+        expect(refused?.code).toBe('BAD_USER_INPUT');
+        expect(refused?.fields).toEqual({ [`lines.${id}`]: `Spoke Set: ${messages.notPackMultiple(10, 20, 30)}` });
+        const [part] = await db().select().from(parts).where(eq(parts.id, id));
+        expect([part.available, part.sold]).toEqual([100, 0]);
+        expect(await db().select().from(orders).where(eq(orders.partId, id))).toEqual([]);
       },
     );
   });
