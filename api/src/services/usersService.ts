@@ -45,22 +45,11 @@ export function createUsersService(deps: {
   const listedAdmin = (email: string | null, verified: boolean) =>
     email !== null && verified && adminEmails.includes(email);
 
-  async function byEmail(email: string): Promise<UserRow | undefined> {
-    const [user] = await db.select().from(users).where(eq(users.email, email));
-    return user;
-  }
-
   async function byId(id: string): Promise<UserRow | undefined> {
     const [user] = await db.select().from(users).where(eq(users.id, id));
     return user;
   }
 
-  /**
-   * Locks every admin's row, in id order, and checks that the caller is still one of them. Every change to who is admin (revoking,
-   * deleting a user) takes this lock first, so two admins demoting or deleting each other at once cannot both
-   * succeed: the second finds that it is no longer admin. FOR NO KEY UPDATE leaves orders and payments of
-   * those admins (which lock their user FOR KEY SHARE) free to go on.
-   */
   /** Writes a user's profile fields (validated: name, phone, address, avatar, LinkedIn). */
   async function writeProfile(userId: string, input: unknown): Promise<UserRow> {
     const profile = validProfile(input);
@@ -73,6 +62,13 @@ export function createUsersService(deps: {
     return user;
   }
 
+  /**
+   * Locks every admin's row, in id order, and checks that the caller is still one of them. Every change to who is
+   * admin (granting, revoking, deleting a user) takes this lock first, so two admins demoting or deleting each
+   * other at once cannot both succeed (the second finds that it is no longer admin), and an admin demoted or
+   * deleted while their grant was on its way makes nobody admin. FOR NO KEY UPDATE leaves orders and payments of
+   * those admins (which lock their user FOR KEY SHARE) free to go on.
+   */
   async function lockAdmins(tx: Tx, caller: Actor): Promise<void> {
     const rows = await tx
       .select({ id: users.id })
@@ -278,29 +274,38 @@ export function createUsersService(deps: {
      * leaves the list.
      */
     async grantAdmin(actor: Actor | null, email: string): Promise<{ user: UserRow; modified: boolean }> {
-      authorize('users.grantAdmin', actor);
-      const target = await byEmail(validEmail(email));
-      if (!target) throw notFound('User');
-      if (target.role === 'admin' && target.adminSource === 'admin_emails') {
-        const [kept] = await db
+      const caller = authorize('users.grantAdmin', actor);
+      const address = validEmail(email);
+      return db.transaction(async (tx) => {
+        // As revoking and deleting do: a caller demoted or deleted since their request was authenticated (an
+        // admin being removed, granting an accomplice) is refused once the removal has committed.
+        await lockAdmins(tx, caller);
+        const [target] = await tx.select().from(users).where(eq(users.email, address));
+        if (!target) throw notFound('User');
+        if (target.role === 'admin' && target.adminSource === 'admin_emails') {
+          const [kept] = await tx
+            .update(users)
+            .set({ adminSource: 'granted', updatedAt: new Date() })
+            .where(eq(users.id, target.id))
+            .returning();
+          logger.info('an admin granted admin', { userId: kept.id, by: caller.userId });
+          return { user: kept, modified: false };
+        }
+        if (target.role === 'admin') return { user: target, modified: false };
+        if (!target.emailVerified) {
+          throw conflict('This account has not verified its email address yet: only verified accounts can be admins');
+        }
+        const [updated] = await tx
           .update(users)
-          .set({ adminSource: 'granted', updatedAt: new Date() })
-          .where(and(eq(users.id, target.id), eq(users.role, 'admin')))
+          .set({ role: 'admin', adminSource: 'granted', updatedAt: new Date() })
+          .where(and(eq(users.id, target.id), eq(users.role, 'customer')))
           .returning();
-        if (kept) logger.info('an admin granted admin', { userId: kept.id, by: actor?.userId });
-        return { user: kept ?? target, modified: false };
-      }
-      if (target.role === 'admin') return { user: target, modified: false };
-      if (!target.emailVerified) {
-        throw conflict('This account has not verified its email address yet: only verified accounts can be admins');
-      }
-      const [updated] = await db
-        .update(users)
-        .set({ role: 'admin', adminSource: 'granted', updatedAt: new Date() })
-        .where(and(eq(users.id, target.id), eq(users.role, 'customer')))
-        .returning();
-      if (updated) logger.info('an admin granted admin', { userId: updated.id, by: actor?.userId });
-      return updated ? { user: updated, modified: true } : { user: (await byId(target.id)) ?? target, modified: false };
+        if (updated) logger.info('an admin granted admin', { userId: updated.id, by: caller.userId });
+        if (updated) return { user: updated, modified: true };
+        // Made admin (or deleted) meanwhile by something else than a grant: a sign-in under ADMIN_EMAILS.
+        const [now] = await tx.select().from(users).where(eq(users.id, target.id));
+        return { user: now ?? target, modified: false };
+      });
     },
 
     /**
