@@ -154,6 +154,39 @@ export function createUsersService(deps: {
     });
   }
 
+  /**
+   * Exchanges a Firebase ID token for our access token, in two steps: the token is checked first (rate limited
+   * per client address before it is verified, and per email after), and the step answered saves the profile and
+   * signs in. The REST shim reads the request's body only between the two, so that a bad token is refused before
+   * anything else is looked at.
+   */
+  async function beginSignIn(
+    idToken: string,
+    { expectedEmail, client }: { expectedEmail?: string; client?: Client } = {},
+  ): Promise<(profileInput: unknown) => Promise<{ token: string; user: UserRow; inserted: boolean }>> {
+    await rateLimits.signInFrom(client);
+    const who = await identity.verifyIdToken(idToken);
+    if (expectedEmail !== undefined && validEmail(expectedEmail) !== who.email) {
+      throw forbidden('The sign-in token belongs to another email');
+    }
+    await rateLimits.signInAs(who.email);
+    return async (profileInput) => {
+      // Signing in saves what the form gave but never blanks what the profile already holds.
+      const profile = Object.fromEntries(Object.entries(validProfile(profileInput)).filter(([, v]) => v !== ''));
+      await releaseStaleHolder(who);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { user, inserted } = await writeSignIn(who, profile);
+          return { token: tokens.sign({ userId: user.id, firebaseUid: who.uid }), user, inserted };
+        } catch (error) {
+          // Another sign-in took the address between the release and the write (it was just given to them).
+          if (violatedConstraint(error) === 'users_email_key') throw conflict(emailTaken);
+          if (!(error instanceof SignInRace) || attempt >= 3) throw error;
+        }
+      }
+    };
+  }
+
   /** Whether `email` is listed in ADMIN_EMAILS (where an admin's role must be taken away). */
   const listedInConfig = (email: string | null) => email !== null && adminEmails.includes(email);
 
@@ -176,28 +209,12 @@ export function createUsersService(deps: {
     async signIn(
       idToken: string,
       profileInput: unknown,
-      { expectedEmail, client }: { expectedEmail?: string; client?: Client } = {},
-    ) {
-      await rateLimits.signInFrom(client);
-      const who = await identity.verifyIdToken(idToken);
-      if (expectedEmail !== undefined && validEmail(expectedEmail) !== who.email) {
-        throw forbidden('The sign-in token belongs to another email');
-      }
-      await rateLimits.signInAs(who.email);
-      // Signing in saves what the form gave but never blanks what the profile already holds.
-      const profile = Object.fromEntries(Object.entries(validProfile(profileInput)).filter(([, v]) => v !== ''));
-      await releaseStaleHolder(who);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const { user, inserted } = await writeSignIn(who, profile);
-          return { token: tokens.sign({ userId: user.id, firebaseUid: who.uid }), user, inserted };
-        } catch (error) {
-          // Another sign-in took the address between the release and the write (it was just given to them).
-          if (violatedConstraint(error) === 'users_email_key') throw conflict(emailTaken);
-          if (!(error instanceof SignInRace) || attempt >= 3) throw error;
-        }
-      }
+      options: { expectedEmail?: string; client?: Client } = {},
+    ): Promise<{ token: string; user: UserRow; inserted: boolean }> {
+      return (await beginSignIn(idToken, options))(profileInput);
     },
+
+    beginSignIn,
 
     /**
      * Applies ADMIN_EMAILS at start-up (every replica may run it; each statement is idempotent): admins from
