@@ -58,9 +58,11 @@ function bootScript(pages: Record<string, string>): Plugin {
           '\\u003c',
         );
         // Before the style sheet, so that the boot script's download does not wait for it.
+        // A function, not a string, so that no `$` in the data is read as a replacement pattern.
         return html.replace(
           entry[0],
-          `<link rel="modulepreload" crossorigin href="${entry[1]}">\n` +
+          () =>
+            `<link rel="modulepreload" crossorigin href="${entry[1]}">\n` +
             `    <script type="application/json" id="partsyard-boot">${data}</script>\n` +
             `    <script async src="/${fileName}"></script>`,
         );

@@ -347,6 +347,35 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
       expect([pathname, (await page(pathname)).status]).toEqual([pathname, 404]);
   });
 
+  it("a part whose name or description holds `$'` or `` $` `` gets exactly that text, escaped, and the page once", async () => {
+    // String.prototype.replace reads `$'` and `` $` `` in a replacement string as "the rest of the document" and
+    // "what came before": a part named so would paste the page into its own title.
+    const admin = await app.signUp({ admin: true });
+    const added = await app.gql<{ addPart: { id: string } }>(
+      'mutation($input: PartInput!) { addPart(input: $input) { id } }',
+      {
+        input: {
+          name: "Pads $' x $` & $& $1",
+          description: "Sintered $` pads $'.",
+          price: 30,
+          minOrder: 1,
+          available: 5,
+        },
+      },
+      admin.token,
+    );
+    const answer = await page(`/parts/${added.data?.addPart.id ?? ''}`);
+    expect([answer.status, answer.title, answer.description]).toEqual([
+      200,
+      'Pads $&#39; x $` &amp; $&amp; $1 — PartsYard',
+      'Sintered $` pads $&#39;.',
+    ]);
+    // The shell, with its title and description changed, and nothing else: no second copy of any of it.
+    expect(answer.html.replace(/<title>.*<\/title>\s*<meta name="description" content="[^"]*" \/>/, '')).toBe(
+      shell.replace('<meta name="description" content="Shell description" /><title>Shell</title>', ''),
+    );
+  });
+
   it('a signed-in page answers 200 with its title, kept from crawlers', async () => {
     const answer = await page('/dashboard/my-orders');
     expect([answer.status, answer.title, answer.noindex]).toEqual([200, 'My Orders — PartsYard', true]);

@@ -30,3 +30,7 @@ export const dollarsToCents = (dollars: number): number => {
 
 /** An order's short number, as customers and admins quote it: the first 8 characters of its id (#7D1F7C2E). */
 export const orderNumber = (id: string): string => `#${id.replace(/-/g, '').slice(0, 8).toUpperCase()}`;
+
+const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text for HTML (an element's content or a quoted attribute): every character that could start markup is escaped. */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => htmlEscapes[c]);

@@ -42,7 +42,11 @@ try {
   const index = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const root = '<div id="root"></div>';
   if (!index.includes(root)) throw new Error(`prerender: dist/index.html has no ${root}`);
-  writeFileSync(path.join(dist, 'home.html'), lowPriorityScripts(index).replace(root, `<div id="root">${html}</div>`));
+  // A function, not a string: `$'`, `` $` `` or `$&` in the markup would stand for parts of the page.
+  writeFileSync(
+    path.join(dist, 'home.html'),
+    lowPriorityScripts(index).replace(root, () => `<div id="root">${html}</div>`),
+  );
   console.log(`prerender: dist/home.html (${(html.length / 1000).toFixed(1)} kB of markup for /)`);
 } finally {
   rmSync(serverBuild, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { matchPage, notFoundPage, pages, partPageMeta } from '@partsyard/common';
+import { escapeHtml, matchPage, notFoundPage, pages, partPageMeta } from '@partsyard/common';
 import express, { type Express, type Request, type Response } from 'express';
 
 /** Vite names every file under assets/ after its content hash: a new build means new names. */
@@ -23,9 +23,6 @@ export interface WebAppParts {
 /** A sitemap holds at most 50,000 addresses. */
 const sitemapLimit = 50_000;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
 /** The shop's address as the visitor reached it (the proxy's, when one forwards from loopback). */
 const originOf = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 
@@ -36,9 +33,11 @@ function withMeta(html: string, meta: { title: string; description: string }, in
     `<meta name="description" content="${escapeHtml(meta.description)}" />`,
     ...(index ? [] : ['<meta name="robots" content="noindex" />']),
   ].join('\n    ');
+  // A function, not the string: in a replacement string `$'` and `` $` `` (which a part's name may hold) stand for
+  // the rest of the page and what precedes the match.
   return html
     .replace(/<meta\s+name="description"\s+content="[^"]*"\s*\/?>\s*/, '')
-    .replace(/<title>[^<]*<\/title>/, head);
+    .replace(/<title>[^<]*<\/title>/, () => head);
 }
 
 /**

@@ -8,6 +8,7 @@ import { describeError, logger } from '../logger';
 import type { AccessTokens } from '../identity/accessTokens';
 import type { Services } from '../services';
 import { pageSizes } from '../services/paging';
+import { authorize, needsCaller, type Operation } from '../services/rights';
 import {
   contactDocument,
   orderDocument,
@@ -75,12 +76,29 @@ export function createRestRouter(
   const router = Router();
 
   const mayWrite = (req: Request) => req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
-  const route = (handler: Handler) => async (req: Request, res: Response) => {
+  const readJson = jsonBody();
+  /** The request's JSON body, read only once its caller is let in; its refusals are the error handler's. */
+  const readBody = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) =>
+      readJson(req, res, (error?: Error) => (error === undefined ? resolve() : reject(error))),
+    );
+  const readBodyThenWrite = async (req: Request, res: Response) => {
+    await readBody(req, res);
     if (mayWrite(req)) res.once('close', beginWrite());
-    res.json(await handler(req, callerOf(req.headers.authorization, tokens, services.users)));
+  };
+  /**
+   * A route serving `operation`. Where its right (services/rights.ts) needs a caller, a missing or refused
+   * token (401), and a customer at an admin operation (403), are refused before any of the request's input is
+   * read: a stranger learns nothing about it by probing, and their body is not even read.
+   */
+  const route = (operation: Operation, handler: Handler) => async (req: Request, res: Response) => {
+    const caller = callerOf(req.headers.authorization, tokens, services.users);
+    if (needsCaller(operation)) authorize(operation, await actorOf(caller));
+    await readBodyThenWrite(req, res);
+    res.json(await handler(req, caller));
   };
 
-  // Stripe signs the raw bytes: this route reads its own body, before the JSON parser.
+  // Stripe signs the raw bytes: this route reads its own body, raw (the gateway's signature is its caller).
   router.post('/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res) => {
     const signature = req.headers['stripe-signature'];
     if (typeof signature !== 'string') throw badInput({ signature: 'Stripe-Signature header is missing' });
@@ -88,12 +106,10 @@ export function createRestRouter(
     res.json(await services.payments.handleWebhook(req.body as Buffer, signature));
   });
 
-  router.use(jsonBody());
-
   // Parts
   router.get(
     '/parts',
-    route(async (req) => {
+    route('parts.listParts', async (req) => {
       const result = await services.parts.listParts({
         search: query(req, 'search'),
         offset: optionalInt(query(req, 'offset'), 'offset'),
@@ -104,15 +120,17 @@ export function createRestRouter(
   );
   router.get(
     '/parts/:partId',
-    route(async (req) => partDocument(await services.parts.getPart(param(req, 'partId')))),
+    route('parts.getPart', async (req) => partDocument(await services.parts.getPart(param(req, 'partId')))),
   );
   router.post(
     '/parts',
-    route(async (req, caller) => inserted((await services.parts.addPart(await actorOf(caller), body(req))).id)),
+    route('parts.addPart', async (req, caller) =>
+      inserted((await services.parts.addPart(await actorOf(caller), body(req))).id),
+    ),
   );
   router.delete(
     '/part/:id',
-    route(async (req, caller) =>
+    route('parts.deletePart', async (req, caller) =>
       deleted((await services.parts.deletePart(await actorOf(caller), param(req, 'id'))) ? 1 : 0),
     ),
   );
@@ -120,7 +138,7 @@ export function createRestRouter(
   // Reviews
   router.get(
     '/reviews',
-    route(async (req) =>
+    route('reviews.listReviews', async (req) =>
       (await services.reviews.listReviews(optionalInt(query(req, 'limit'), 'limit') ?? pageSizes.reviews.max)).map(
         reviewDocument,
       ),
@@ -128,7 +146,7 @@ export function createRestRouter(
   );
   router.post(
     '/reviews',
-    route(async (req, caller) => {
+    route('reviews.addReview', async (req, caller) => {
       const { partId, text } = body(req);
       return inserted((await services.reviews.addReview(await actorOf(caller), { partId: textOf(partId), text })).id);
     }),
@@ -137,7 +155,7 @@ export function createRestRouter(
   // Orders
   router.post(
     '/orders',
-    route(async (req, caller) => {
+    route('orders.placeOrder', async (req, caller) => {
       const input = body(req);
       // price, partName and partImage are the server's: whatever the client sends for them is ignored.
       const order = await services.orders.placeOrder(
@@ -157,7 +175,7 @@ export function createRestRouter(
   );
   router.get(
     '/orders',
-    route(async (req, caller) => {
+    route('orders.allOrders', async (req, caller) => {
       const { items } = await services.orders.allOrders(await actorOf(caller), {
         status: query(req, 'status'),
         offset: optionalInt(query(req, 'offset'), 'offset'),
@@ -168,25 +186,25 @@ export function createRestRouter(
   );
   router.get(
     '/orders/filter',
-    route(async (req, caller) =>
+    route('orders.ordersByEmail', async (req, caller) =>
       (await services.orders.ordersByEmail(await actorOf(caller), query(req, 'email') ?? '')).map(orderDocument),
     ),
   );
   router.get(
     '/order/:orderId',
-    route(async (req, caller) =>
+    route('orders.getOrder', async (req, caller) =>
       orderDocument(await services.orders.getOrder(await actorOf(caller), param(req, 'orderId'))),
     ),
   );
   router.delete(
     '/order/:id',
-    route(async (req, caller) =>
+    route('orders.cancelOrder', async (req, caller) =>
       deleted((await services.orders.cancelOrder(await actorOf(caller), param(req, 'id'))) ? 1 : 0),
     ),
   );
   router.patch(
     '/order/:id',
-    route(async (req, caller) => {
+    route('payments.confirmPayment', async (req, caller) => {
       const actor = await actorOf(caller);
       const { transactionId } = body(req);
       if (typeof transactionId !== 'string' || !transactionId.trim()) {
@@ -199,7 +217,7 @@ export function createRestRouter(
   );
   router.patch(
     '/order/:id/shipped',
-    route(async (req, caller) => {
+    route('orders.markShipped', async (req, caller) => {
       const { changed } = await services.orders.markShipped(await actorOf(caller), param(req, 'id'));
       return updated(1, changed ? 1 : 0);
     }),
@@ -208,7 +226,7 @@ export function createRestRouter(
   // Payments
   router.post(
     '/create-payment-intent',
-    route(async (req, caller) => {
+    route('payments.createPaymentIntent', async (req, caller) => {
       const { orderId, price } = body(req);
       if (typeof orderId !== 'string' || !orderId) throw badInput({ orderId: 'orderId is required' });
       const intent = await services.payments.createPaymentIntent(await actorOf(caller), orderId, {
@@ -224,7 +242,7 @@ export function createRestRouter(
   );
   router.post(
     '/test-gateway/pay',
-    route(async (req, caller) => {
+    route('payments.payWithTestCard', async (req, caller) => {
       const { paymentIntentId, card } = body(req);
       const c = (card && typeof card === 'object' ? card : {}) as Record<string, unknown>;
       return services.payments.payWithTestCard(await actorOf(caller), textOf(paymentIntentId), {
@@ -237,7 +255,7 @@ export function createRestRouter(
   );
   router.get(
     '/payments/filter',
-    route(async (req, caller) =>
+    route('payments.paymentsByEmail', async (req, caller) =>
       (await services.payments.paymentsByEmail(await actorOf(caller), query(req, 'email') ?? '')).map(paymentDocument),
     ),
   );
@@ -245,7 +263,7 @@ export function createRestRouter(
   // Users
   router.get(
     '/users',
-    route(async (req, caller) =>
+    route('users.listUsers', async (req, caller) =>
       (
         await services.users.listUsers(await actorOf(caller), {
           limit: optionalInt(query(req, 'limit'), 'limit') ?? pageSizes.users.max,
@@ -256,66 +274,62 @@ export function createRestRouter(
   );
   router.put(
     '/user/admin/:email',
-    route(async (req, caller) => {
+    route('users.grantAdmin', async (req, caller) => {
       const { modified } = await services.users.grantAdmin(await actorOf(caller), param(req, 'email'));
       return updated(1, modified ? 1 : 0);
     }),
   );
   router.delete(
     '/user/admin/:email',
-    route(async (req, caller) => {
+    route('users.revokeAdmin', async (req, caller) => {
       const { modified } = await services.users.revokeAdmin(await actorOf(caller), param(req, 'email'));
       return updated(1, modified ? 1 : 0);
     }),
   );
   router.get(
     '/admin/:email',
-    route(async (req, caller) => ({ admin: await services.users.isAdmin(await actorOf(caller), param(req, 'email')) })),
+    route('users.isAdmin', async (req, caller) => ({
+      admin: await services.users.isAdmin(await actorOf(caller), param(req, 'email')),
+    })),
   );
   router.get(
     '/user/:email',
-    route(async (req, caller) =>
+    route('users.profileByEmail', async (req, caller) =>
       userDocument(await services.users.profileByEmail(await actorOf(caller), param(req, 'email'))),
     ),
   );
-  router.put(
-    '/user/:email',
-    route(async (req, caller) => {
-      const email = param(req, 'email');
-      const { actor } = await caller.lookUp();
-      if (actor) {
-        // Our own access token: a profile update by the user themselves.
-        await services.users.updateProfileByEmail(actor, email, body(req));
-        return { result: updated(1, 1) };
-      }
-      // Otherwise the bearer must be a Firebase ID token for this email: sign-in.
-      const idToken = bearerToken(req.headers.authorization);
-      if (!idToken)
-        throw new AppError('UNAUTHENTICATED', 'Sign in with Firebase first: send its ID token as a Bearer token');
-      const { email: _ignored, ...profile } = body(req);
-      const {
-        token,
-        user,
-        inserted: created,
-      } = await services.users.signIn(idToken, profile, {
-        expectedEmail: email,
-        client: clientOf(req),
-      });
-      return {
-        result: {
-          acknowledged: true,
-          matchedCount: created ? 0 : 1,
-          modifiedCount: created ? 0 : 1,
-          upsertedCount: created ? 1 : 0,
-          upsertedId: created ? user.id : null,
-        },
-        token,
-      };
-    }),
-  );
+  // A profile update by the user themselves (our access token), or the original backend's sign-in (a Firebase
+  // ID token for this email). Either token is checked before the body is read, as on every protected route.
+  router.put('/user/:email', async (req, res) => {
+    const email = param(req, 'email');
+    const { actor } = await callerOf(req.headers.authorization, tokens, services.users).lookUp();
+    if (actor) {
+      await readBodyThenWrite(req, res);
+      await services.users.updateProfileByEmail(actor, email, body(req));
+      res.json({ result: updated(1, 1) });
+      return;
+    }
+    const idToken = bearerToken(req.headers.authorization);
+    if (!idToken)
+      throw new AppError('UNAUTHENTICATED', 'Sign in with Firebase first: send its ID token as a Bearer token');
+    const finishSignIn = await services.users.beginSignIn(idToken, { expectedEmail: email, client: clientOf(req) });
+    await readBodyThenWrite(req, res);
+    const { email: _ignored, ...profile } = body(req);
+    const { token, user, inserted: created } = await finishSignIn(profile);
+    res.json({
+      result: {
+        acknowledged: true,
+        matchedCount: created ? 0 : 1,
+        modifiedCount: created ? 0 : 1,
+        upsertedCount: created ? 1 : 0,
+        upsertedId: created ? user.id : null,
+      },
+      token,
+    });
+  });
   router.delete(
     '/user/:id',
-    route(async (req, caller) =>
+    route('users.deleteUser', async (req, caller) =>
       deleted((await services.users.deleteUser(await actorOf(caller), param(req, 'id'))) ? 1 : 0),
     ),
   );
@@ -323,11 +337,13 @@ export function createRestRouter(
   // Contact messages
   router.post(
     '/contact',
-    route(async (req) => inserted((await services.contact.sendMessage(body(req), clientOf(req))).id)),
+    route('contact.sendMessage', async (req) =>
+      inserted((await services.contact.sendMessage(body(req), clientOf(req))).id),
+    ),
   );
   router.get(
     '/contact',
-    route(async (req, caller) =>
+    route('contact.listMessages', async (req, caller) =>
       (
         await services.contact.listMessages(await actorOf(caller), {
           limit: optionalInt(query(req, 'limit'), 'limit'),

@@ -1,4 +1,4 @@
-import { centsToDollars, formatDollars } from '@partsyard/common';
+import { centsToDollars, escapeHtml, formatDollars } from '@partsyard/common';
 import type { OutboxMessage } from './outbox';
 
 /**
@@ -23,10 +23,6 @@ export interface EmailOrder {
 }
 
 const brand = { primary: '#dc2626', ink: '#1e293b', muted: '#64748b', line: '#e2e8f0', paper: '#f8fafc' };
-
-const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-/** Text for an HTML body: every character that could start markup is escaped. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => htmlEscapes[c]);
 
 /** A header value on one line (a name or part name with a line break cannot add headers). */
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();

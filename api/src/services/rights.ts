@@ -65,6 +65,9 @@ export type Operation = keyof typeof rights;
 /** The operations a caller must be signed in for. */
 export type SignedInOperation = { [K in Operation]: (typeof rights)[K] extends 'anyone' ? never : K }[Operation];
 
+/** Whether an operation needs a signed-in caller (every right but `anyone`). */
+export const needsCaller = (operation: Operation): operation is SignedInOperation => rights[operation] !== 'anyone';
+
 /**
  * The caller, if the operation lets them in before its target is known: 401 without a caller, 403 for a
  * customer on an admin operation. Owner operations check the target next (`authorizeTarget`).

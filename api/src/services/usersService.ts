@@ -45,22 +45,11 @@ export function createUsersService(deps: {
   const listedAdmin = (email: string | null, verified: boolean) =>
     email !== null && verified && adminEmails.includes(email);
 
-  async function byEmail(email: string): Promise<UserRow | undefined> {
-    const [user] = await db.select().from(users).where(eq(users.email, email));
-    return user;
-  }
-
   async function byId(id: string): Promise<UserRow | undefined> {
     const [user] = await db.select().from(users).where(eq(users.id, id));
     return user;
   }
 
-  /**
-   * Locks every admin's row, in id order, and checks that the caller is still one of them. Every change to who is admin (revoking,
-   * deleting a user) takes this lock first, so two admins demoting or deleting each other at once cannot both
-   * succeed: the second finds that it is no longer admin. FOR NO KEY UPDATE leaves orders and payments of
-   * those admins (which lock their user FOR KEY SHARE) free to go on.
-   */
   /** Writes a user's profile fields (validated: name, phone, address, avatar, LinkedIn). */
   async function writeProfile(userId: string, input: unknown): Promise<UserRow> {
     const profile = validProfile(input);
@@ -73,6 +62,13 @@ export function createUsersService(deps: {
     return user;
   }
 
+  /**
+   * Locks every admin's row, in id order, and checks that the caller is still one of them. Every change to who is
+   * admin (granting, revoking, deleting a user) takes this lock first, so two admins demoting or deleting each
+   * other at once cannot both succeed (the second finds that it is no longer admin), and an admin demoted or
+   * deleted while their grant was on its way makes nobody admin. FOR NO KEY UPDATE leaves orders and payments of
+   * those admins (which lock their user FOR KEY SHARE) free to go on.
+   */
   async function lockAdmins(tx: Tx, caller: Actor): Promise<void> {
     const rows = await tx
       .select({ id: users.id })
@@ -158,6 +154,39 @@ export function createUsersService(deps: {
     });
   }
 
+  /**
+   * Exchanges a Firebase ID token for our access token, in two steps: the token is checked first (rate limited
+   * per client address before it is verified, and per email after), and the step answered saves the profile and
+   * signs in. The REST shim reads the request's body only between the two, so that a bad token is refused before
+   * anything else is looked at.
+   */
+  async function beginSignIn(
+    idToken: string,
+    { expectedEmail, client }: { expectedEmail?: string; client?: Client } = {},
+  ): Promise<(profileInput: unknown) => Promise<{ token: string; user: UserRow; inserted: boolean }>> {
+    await rateLimits.signInFrom(client);
+    const who = await identity.verifyIdToken(idToken);
+    if (expectedEmail !== undefined && validEmail(expectedEmail) !== who.email) {
+      throw forbidden('The sign-in token belongs to another email');
+    }
+    await rateLimits.signInAs(who.email);
+    return async (profileInput) => {
+      // Signing in saves what the form gave but never blanks what the profile already holds.
+      const profile = Object.fromEntries(Object.entries(validProfile(profileInput)).filter(([, v]) => v !== ''));
+      await releaseStaleHolder(who);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { user, inserted } = await writeSignIn(who, profile);
+          return { token: tokens.sign({ userId: user.id, firebaseUid: who.uid }), user, inserted };
+        } catch (error) {
+          // Another sign-in took the address between the release and the write (it was just given to them).
+          if (violatedConstraint(error) === 'users_email_key') throw conflict(emailTaken);
+          if (!(error instanceof SignInRace) || attempt >= 3) throw error;
+        }
+      }
+    };
+  }
+
   /** Whether `email` is listed in ADMIN_EMAILS (where an admin's role must be taken away). */
   const listedInConfig = (email: string | null) => email !== null && adminEmails.includes(email);
 
@@ -180,28 +209,12 @@ export function createUsersService(deps: {
     async signIn(
       idToken: string,
       profileInput: unknown,
-      { expectedEmail, client }: { expectedEmail?: string; client?: Client } = {},
-    ) {
-      await rateLimits.signInFrom(client);
-      const who = await identity.verifyIdToken(idToken);
-      if (expectedEmail !== undefined && validEmail(expectedEmail) !== who.email) {
-        throw forbidden('The sign-in token belongs to another email');
-      }
-      await rateLimits.signInAs(who.email);
-      // Signing in saves what the form gave but never blanks what the profile already holds.
-      const profile = Object.fromEntries(Object.entries(validProfile(profileInput)).filter(([, v]) => v !== ''));
-      await releaseStaleHolder(who);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const { user, inserted } = await writeSignIn(who, profile);
-          return { token: tokens.sign({ userId: user.id, firebaseUid: who.uid }), user, inserted };
-        } catch (error) {
-          // Another sign-in took the address between the release and the write (it was just given to them).
-          if (violatedConstraint(error) === 'users_email_key') throw conflict(emailTaken);
-          if (!(error instanceof SignInRace) || attempt >= 3) throw error;
-        }
-      }
+      options: { expectedEmail?: string; client?: Client } = {},
+    ): Promise<{ token: string; user: UserRow; inserted: boolean }> {
+      return (await beginSignIn(idToken, options))(profileInput);
     },
+
+    beginSignIn,
 
     /**
      * Applies ADMIN_EMAILS at start-up (every replica may run it; each statement is idempotent): admins from
@@ -278,29 +291,38 @@ export function createUsersService(deps: {
      * leaves the list.
      */
     async grantAdmin(actor: Actor | null, email: string): Promise<{ user: UserRow; modified: boolean }> {
-      authorize('users.grantAdmin', actor);
-      const target = await byEmail(validEmail(email));
-      if (!target) throw notFound('User');
-      if (target.role === 'admin' && target.adminSource === 'admin_emails') {
-        const [kept] = await db
+      const caller = authorize('users.grantAdmin', actor);
+      const address = validEmail(email);
+      return db.transaction(async (tx) => {
+        // As revoking and deleting do: a caller demoted or deleted since their request was authenticated (an
+        // admin being removed, granting an accomplice) is refused once the removal has committed.
+        await lockAdmins(tx, caller);
+        const [target] = await tx.select().from(users).where(eq(users.email, address));
+        if (!target) throw notFound('User');
+        if (target.role === 'admin' && target.adminSource === 'admin_emails') {
+          const [kept] = await tx
+            .update(users)
+            .set({ adminSource: 'granted', updatedAt: new Date() })
+            .where(eq(users.id, target.id))
+            .returning();
+          logger.info('an admin granted admin', { userId: kept.id, by: caller.userId });
+          return { user: kept, modified: false };
+        }
+        if (target.role === 'admin') return { user: target, modified: false };
+        if (!target.emailVerified) {
+          throw conflict('This account has not verified its email address yet: only verified accounts can be admins');
+        }
+        const [updated] = await tx
           .update(users)
-          .set({ adminSource: 'granted', updatedAt: new Date() })
-          .where(and(eq(users.id, target.id), eq(users.role, 'admin')))
+          .set({ role: 'admin', adminSource: 'granted', updatedAt: new Date() })
+          .where(and(eq(users.id, target.id), eq(users.role, 'customer')))
           .returning();
-        if (kept) logger.info('an admin granted admin', { userId: kept.id, by: actor?.userId });
-        return { user: kept ?? target, modified: false };
-      }
-      if (target.role === 'admin') return { user: target, modified: false };
-      if (!target.emailVerified) {
-        throw conflict('This account has not verified its email address yet: only verified accounts can be admins');
-      }
-      const [updated] = await db
-        .update(users)
-        .set({ role: 'admin', adminSource: 'granted', updatedAt: new Date() })
-        .where(and(eq(users.id, target.id), eq(users.role, 'customer')))
-        .returning();
-      if (updated) logger.info('an admin granted admin', { userId: updated.id, by: actor?.userId });
-      return updated ? { user: updated, modified: true } : { user: (await byId(target.id)) ?? target, modified: false };
+        if (updated) logger.info('an admin granted admin', { userId: updated.id, by: caller.userId });
+        if (updated) return { user: updated, modified: true };
+        // Made admin (or deleted) meanwhile by something else than a grant: a sign-in under ADMIN_EMAILS.
+        const [now] = await tx.select().from(users).where(eq(users.id, target.id));
+        return { user: now ?? target, modified: false };
+      });
     },
 
     /**

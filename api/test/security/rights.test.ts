@@ -194,6 +194,41 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
   },
 };
 
+/**
+ * Bad input for a REST row, of every kind its route reads: malformed path parameters and query values, and for a
+ * route that takes a body, malformed JSON, fields of the wrong types or missing, and a body over the size limit.
+ */
+function badRequests(row: RightsRow): Call[] {
+  const [method, template] = row.operation.split(' ');
+  const urlPath = template
+    .replace(/^\/api/, '')
+    .replace(/\{email\}/g, 'not-an-email')
+    .replace(/\{\w+\}/g, 'not-an-id');
+  const badQuery = `${urlPath}?limit=lots&offset=-x&email=not-an-email&status=nope`;
+  if (method === 'GET') return [rest(method, badQuery)];
+  const wrongTypes = {
+    orderId: { toString: 1 },
+    transactionId: 7,
+    price: 'free',
+    paymentIntentId: [],
+    card: 'visa',
+    partId: 42,
+    text: { length: 1 },
+    name: ['x'],
+    orderAmount: 'many',
+    available: -1,
+    phone: {},
+    avatar: 'javascript:alert(1)',
+  };
+  return [
+    rest(method, badQuery),
+    rest(method, urlPath, '{"orderId": "', { 'content-type': 'application/json' }),
+    rest(method, urlPath, {}),
+    rest(method, urlPath, wrongTypes),
+    rest(method, urlPath, JSON.stringify({ text: 'x'.repeat(200_000) }), { 'content-type': 'application/json' }),
+  ];
+}
+
 /** Reads do not write: GraphQL queries and REST GETs. Their allowed calls must change nothing either. */
 const isRead = (row: RightsRow) => row.operation.startsWith('Query.') || row.operation.startsWith('GET ');
 
@@ -499,5 +534,31 @@ describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (
       .filter((r) => !isRead(r))
       .reduce((n, r) => n + callerKeys.filter((c) => r.expected[c] === 'ok').length, 0);
     expect(cells.length + allowedWrites).toBe(rightsMatrix.length * callerKeys.length);
+  });
+
+  it('every protected REST route refuses a missing or bad token (401), and a customer on an admin route (403), before it reads any input', async () => {
+    // A stranger learns nothing about a route's input by probing it, and their body is not even read.
+    const protectedRows = rightsMatrix.filter((r) => r.api === 'rest' && r.expected.anonymous === 401);
+    expect(protectedRows.length).toBeGreaterThan(20);
+    const cells = protectedRows.flatMap((row) =>
+      callerKeys
+        .filter(
+          (caller) => row.expected[caller] === 401 || (row.expected.customer === 403 && row.expected[caller] === 403),
+        )
+        .flatMap((caller) => badRequests(row).map((call) => ({ row, caller, call }))),
+    );
+    const before = await snapshot(h);
+    const mismatches: string[] = [];
+    await inPool(cells, 6, async ({ row, caller, call }) => {
+      const answer = await send(h, call, tokens[caller]);
+      if (answer.outcome !== String(row.expected[caller])) {
+        const what = 'body' in call && call.body !== undefined ? String(JSON.stringify(call.body)).slice(0, 40) : '';
+        const where = 'path' in call ? call.path : '';
+        mismatches.push(
+          `${row.operation} × ${caller} (${where} ${what}): expected ${row.expected[caller]}, got ${answer.outcome}`,
+        );
+      }
+    });
+    expect({ mismatches, changed: changes(before, await snapshot(h)) }).toEqual({ mismatches: [], changed: [] });
   });
 });

@@ -398,6 +398,41 @@ describe.each(databaseKinds)('who is admin (%s)', (kind) => {
     }
   });
 
+  it('an admin demoted or deleted while their grant was on its way makes nobody admin: the grant waits for the removal', async () => {
+    // An admin being removed grants admin to an accomplice at the same moment. The removal takes the admins'
+    // lock first; the grant, read as an admin's request before it, must wait for it and then find its caller is
+    // no admin any more, or the shop keeps an admin that the removed one made.
+    const services = app.server.services.users;
+    for (const removal of ['demoted', 'deleted'] as const) {
+      const leaving = await app.signUp({ admin: true });
+      const accomplice = await app.signUp({ verified: true });
+      const staleActor = await services.actorFor(leaving.userId, leaving.firebaseUid); // read as admin
+      let grant: Promise<unknown> | undefined;
+      let settled = false;
+      await app.server.database.db.transaction(async (tx) => {
+        // What revokeAdmin and deleteUser hold until they commit: every admin's row.
+        await tx.select({ id: users.id }).from(users).where(eq(users.role, 'admin')).for('no key update');
+        grant = services.grantAdmin(staleActor, accomplice.email);
+        grant.then(
+          () => (settled = true),
+          () => (settled = true),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        if (removal === 'demoted') {
+          await tx.update(users).set({ role: 'customer', adminSource: null }).where(eq(users.id, leaving.userId));
+        } else {
+          await tx.delete(users).where(eq(users.id, leaving.userId));
+        }
+        expect({ removal, grantFinishedBeforeTheRemoval: settled }).toEqual({
+          removal,
+          grantFinishedBeforeTheRemoval: false,
+        });
+      });
+      await expect(grant).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      expect([removal, await roleOf(accomplice.userId)]).toEqual([removal, 'customer']);
+    }
+  });
+
   it('ADMIN_EMAILS: an unverified listed address is no admin; verified it is, and an admin cannot revoke it', async () => {
     const idToken = await emulatorSignUp(listed, password, 'Listed');
     const first = await app.gql<{ signIn: { user: { id: string; role: string } } }>(
