@@ -9,48 +9,47 @@ import { sendAnswer, type AnswerKeeper } from './apolloHandler';
  *
  * - `publicAnswerCache` keeps anonymous public answers in memory for their s-maxage and answers the same
  *   anonymous request with them, before Apollo runs.
- * - A write made by this process (a GraphQL mutation once its operation is resolved; a REST call other than
- *   GET/HEAD/OPTIONS once its route is matched and its body parsed) drops every cached answer when it starts
- *   and again when it ends, and nothing is read from or stored in the cache while one is in flight: a caller
- *   who asks after a write of this process has answered reads the database. A request whose body never
- *   finishes, or that matches no route, is no write and leaves the cache on.
- * - Each write's end is announced to the other replicas (PostgreSQL NOTIFY or Redis pub/sub,
- *   api/src/writeBus.ts), which drop their answers too: a part added on one shows on all at once.
+ * - A write of this process that changed something drops every cached answer before its answer is sent (a
+ *   GraphQL mutation one of whose fields resolved; a REST call other than GET/HEAD/OPTIONS that succeeded), and
+ *   its change is announced to the other replicas (PostgreSQL NOTIFY or Redis pub/sub, api/src/writeBus.ts),
+ *   which drop theirs too: a part added on one shows on all at once. A refused write (401, 403, 400, 404, 409,
+ *   429: a refusal changes nothing) drops nothing and announces nothing, so strangers cannot empty the caches
+ *   by sending writes they may not make (issue 32). A failure that is not a refusal (a bug, the database lost
+ *   mid-write) may have changed something, and counts as a change.
+ * - What that guarantees, through one counter (the generation) that each change moves: a caller who asks after
+ *   a write of this process has answered reads the database, since the generation moved before that answer was
+ *   sent. An answer is kept only if the generation has not moved since its read began: a read racing a write
+ *   never keeps a pre-write answer once the write has changed the generation, and one kept before that moment
+ *   is dropped by it (the generation is compared on the next request). While a write runs, before its change is
+ *   counted, the cache still answers: such a read is concurrent with the write, and may see the shop as before
+ *   it, as a read of another replica does until the notice arrives. (Until issue 32 every write, refused or not,
+ *   dropped the cache when it began and turned it off while it ran: a loop of refused writes kept it off.)
  */
 
 export interface WriteTracker {
-  /** Marks a write as started; the function answered marks it finished (calling it again does nothing). */
-  begin(): () => void;
-  /** The generation a read starting now may use and fill the cache under; null while a write is in flight. */
-  readableGeneration(): number | null;
-  /** Whether an answer read under `generation` may be stored: no write has started since. */
+  /** The generation now: an answer read from now on may be kept under it while it lasts. */
+  generation(): number;
+  /** Whether an answer read under `generation` may be kept: nothing has changed since. */
   isCurrent(generation: number): boolean;
-  /** Another replica wrote: nothing kept before now may be answered again. */
+  /** A write of this process changed something (called before its answer is sent): the replicas are told. */
+  changed(): void;
+  /** Another replica changed something: nothing kept before now may be answered again. */
   invalidate(): void;
 }
 
-/** `onWriteEnd`: called as each write of this process ends (the replicas are told: api/src/writeBus.ts). */
-export function createWriteTracker(onWriteEnd: () => void = () => {}): WriteTracker {
+/** `onChange`: called on each change this process makes (the replicas are told: api/src/writeBus.ts). */
+export function createWriteTracker(onChange: () => void = () => {}): WriteTracker {
   let generation = 0;
-  let inFlight = 0;
   return {
-    begin() {
+    generation: () => generation,
+    isCurrent: (read) => read === generation,
+    changed() {
       generation++;
-      inFlight++;
-      let ended = false;
-      return () => {
-        if (ended) return;
-        ended = true;
-        inFlight--;
-        generation++;
-        onWriteEnd();
-      };
+      onChange();
     },
     invalidate() {
       generation++;
     },
-    readableGeneration: () => (inFlight > 0 ? null : generation),
-    isCurrent: (read) => inFlight === 0 && read === generation,
   };
 }
 
@@ -90,7 +89,7 @@ const sharedMaxAge = /(?:^|,)\s*s-maxage=(\d+)/;
 /**
  * Express middleware for /graphql, after the body parser: answers a request from memory when the same request
  * (method, URL, body and the headers Apollo's answer depends on, but not its credentials) got a public answer
- * within its s-maxage and no write of this process has started since; otherwise lets Apollo answer, and keeps
+ * within its s-maxage and no write has changed anything since; otherwise lets Apollo answer, and keeps
  * that answer if it is public. Only answers anyone gets are kept: an anonymous public one, or one to a request
  * with credentials that GraphQL marks shareable (`shareAnswer`: its operation never looked at the caller); an
  * answer that needs the caller has no public hints and is never kept, so it is never found here. A request
@@ -117,14 +116,14 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
   const refreshing = new Set<string>();
 
   return (req: Request, res: Response, next: NextFunction) => {
-    const generation = writes.readableGeneration();
+    const generation = writes.generation();
     const body: unknown = req.body;
-    if (generation === null || (req.method !== 'GET' && req.method !== 'POST') || Array.isArray(body)) {
+    if ((req.method !== 'GET' && req.method !== 'POST') || Array.isArray(body)) {
       return next();
     }
     const credentials = req.headers.authorization !== undefined;
     if (generation !== answersGeneration) {
-      // A write happened: nothing kept before it may be answered again.
+      // A write changed something: nothing kept before it may be answered again.
       answers.clear();
       refreshing.clear();
       answersGeneration = generation;

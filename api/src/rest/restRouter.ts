@@ -1,6 +1,6 @@
 import { messages } from '@partsyard/common';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { AppError, badInput, errorAnswer } from '../errors';
+import { AppError, badInput, errorAnswer, isRefusal } from '../errors';
 import { bearerToken, callerOf, type PendingCaller } from '../http/caller';
 import { clientOf } from '../http/rateLimit';
 import { bodyRefusal, jsonBody } from '../http/requestBody';
@@ -66,26 +66,38 @@ export function createRestRouter(
   services: Services,
   tokens: AccessTokens,
   /**
-   * Marks a write as started (the public answer cache stops answering until the function answered is called).
-   * Called only once a route that may write is matched and its body parsed: an unfinished body, or a request
-   * to no route, is no write.
+   * Says that a write changed something (the public answer cache drops its answers and tells the replicas):
+   * called before the answer of a call other than GET/HEAD/OPTIONS that succeeded, or failed otherwise than by a
+   * refusal. A refused call (401, 403, 400, 404, 409, 429: a refusal changes nothing) is no change.
    */
-  beginWrite: () => () => void = () => () => {},
+  changed: () => void = () => {},
 ): Router {
   const router = Router();
 
   const mayWrite = (req: Request) => req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
+  /** The handler's answer; a write that changed something is counted before it is sent. */
+  const written = async (write: boolean, handler: () => Promise<unknown>) => {
+    let answer: unknown;
+    try {
+      answer = await handler();
+    } catch (error) {
+      if (write && !isRefusal(error)) changed();
+      throw error;
+    }
+    if (write) changed();
+    return answer;
+  };
   const route = (handler: Handler) => async (req: Request, res: Response) => {
-    if (mayWrite(req)) res.once('close', beginWrite());
-    res.json(await handler(req, callerOf(req.headers.authorization, tokens, services.users)));
+    res.json(
+      await written(mayWrite(req), () => handler(req, callerOf(req.headers.authorization, tokens, services.users))),
+    );
   };
 
   // Stripe signs the raw bytes: this route reads its own body, before the JSON parser.
   router.post('/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res) => {
     const signature = req.headers['stripe-signature'];
     if (typeof signature !== 'string') throw badInput({ signature: 'Stripe-Signature header is missing' });
-    res.once('close', beginWrite());
-    res.json(await services.payments.handleWebhook(req.body as Buffer, signature));
+    res.json(await written(true, () => services.payments.handleWebhook(req.body as Buffer, signature)));
   });
 
   router.use(jsonBody());

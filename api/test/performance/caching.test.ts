@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { get, type Server } from 'node:http';
 import { sql } from 'drizzle-orm';
 import express from 'express';
+import { Client } from 'pg';
 import { sendAnswer, type AnswerKeeper } from '../../src/http/apolloHandler';
 import { createWriteTracker, publicAnswerCache, type WriteTracker } from '../../src/http/answerCache';
 import { databaseKinds } from '../support/env';
@@ -217,6 +218,100 @@ describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
     expect(await searchTotal(name)).toBe(1);
   });
 
+  /** Counts the notices of a change the app sends the other replicas (on PostgreSQL; PGlite runs alone). */
+  const noticesToReplicas = async () => {
+    if (!app.databaseUrl) return { count: () => 0, close: async () => {} };
+    const client = new Client({ connectionString: app.databaseUrl });
+    await client.connect();
+    let count = 0;
+    client.on('notification', (notice) => {
+      if (notice.channel === 'partsyard_public_answers') count++;
+    });
+    await client.query('LISTEN partsyard_public_answers');
+    return { count: () => count, close: () => client.end() };
+  };
+
+  it('strangers cannot empty the cache: refused writes over GraphQL and REST drop no answer and tell no replica', async () => {
+    const name = `Steady clutch ${randomBytes(3).toString('hex')}`;
+    const partId = await addPart(`${name} cable`);
+    // A paid order of the customer's: cancelling it is refused (409).
+    const { rows } = (await app.db.execute(sql`
+      insert into orders (user_id, email, name, phone, part_id, part_name, order_amount, unit_price_cents, total_cents,
+                          status, transaction_id, paid_at)
+      values (${customer.id}, ${customer.email}, 'Cache Rider', '01712345678', ${partId}, 'Cable', 1, 1000, 1000,
+              'paid', ${`pi_test_${randomBytes(6).toString('hex')}`}, now())
+      returning id`)) as unknown as { rows: { id: string }[] };
+    const paidOrder = rows[0].id;
+    const unknownId = '00000000-0000-4000-8000-000000000000';
+    expect(await searchTotal(name)).toBe(1);
+    expect(await searchTotal(name)).toBe(1); // now kept
+    const notices = await noticesToReplicas();
+    try {
+      const rest = async (method: string, path: string, token?: string) =>
+        (
+          await fetch(`${app.server.url}/api${path}`, {
+            method,
+            headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+            body: method === 'DELETE' ? undefined : JSON.stringify({ name: '' }),
+          })
+        ).status;
+      const code = async (mutation: string, token?: string) =>
+        (await app.gql(mutation, {}, { token })).errors?.map((e) => e.extensions?.code).join();
+      for (let i = 0; i < 5; i++) {
+        expect([
+          await code('mutation { cancelOrder(id: "x") }'),
+          await code('mutation { deletePart(id: "x") }', 'not-a-token'),
+          await code(`mutation { deletePart(id: "${partId}") }`, customer.token),
+          await code(`mutation { cancelOrder(id: "${paidOrder}") }`, customer.token),
+          await code(`mutation { a: deletePart(id: "${unknownId}") b: deletePart(id: "${unknownId}") }`, admin.token),
+          await rest('DELETE', '/part/x'),
+          await rest('DELETE', `/part/${partId}`, customer.token),
+          await rest('DELETE', `/order/${paidOrder}`, customer.token),
+          await rest('DELETE', `/part/${unknownId}`, admin.token),
+          await rest('POST', '/parts', admin.token),
+        ]).toEqual([
+          'UNAUTHENTICATED',
+          'UNAUTHENTICATED',
+          'FORBIDDEN',
+          'CONFLICT',
+          'NOT_FOUND',
+          401,
+          403,
+          409,
+          404,
+          400,
+        ]);
+      }
+      // Still answered from memory, and no replica was told anything.
+      app.statements();
+      const kept = await app.gql('query($s: String) { parts(search: $s) { total } }', { s: name });
+      expect(kept.headers.get('age')).toMatch(/^\d+$/);
+      expect(app.statements()).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a notice takes milliseconds
+      expect(notices.count()).toBe(0);
+
+      // A write that changed something drops it, and tells the replicas: here its first field did, though the
+      // second was refused (and the answer holds no data at all).
+      const mixed = await app.gql(
+        `mutation { a: deletePart(id: "${partId}") b: deletePart(id: "${unknownId}") }`,
+        {},
+        { token: admin.token },
+      );
+      expect({ data: mixed.data, codes: mixed.errors?.map((e) => e.extensions?.code) }).toEqual({
+        data: null,
+        codes: ['NOT_FOUND'],
+      });
+      expect(await searchTotal(name)).toBe(0);
+      const deadline = Date.now() + 2000;
+      while (app.databaseUrl && notices.count() === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(notices.count()).toBe(app.databaseUrl ? 1 : 0);
+    } finally {
+      await notices.close();
+    }
+  });
+
   it('an order changes the stock an anonymous visitor sees at once, and so does its cancellation', async () => {
     const id = await addPart(`Stocked hub ${randomBytes(3).toString('hex')}`, 100);
     const available = async () =>
@@ -386,23 +481,22 @@ describe('publicAnswerCache', () => {
     expect((await post([{ query: 'a' }])).n).toBe(6);
   });
 
-  it('a write drops every answer, and while one is in flight nothing is read from or kept in memory', async () => {
+  it('a change drops every answer, this process’s or a replica’s', async () => {
     await ask();
     expect((await ask()).n).toBe(1);
-    const end = writes.begin();
+    writes.changed();
     expect((await ask()).n).toBe(2);
+    expect((await ask()).n).toBe(2);
+    writes.invalidate(); // a replica's change
     expect((await ask()).n).toBe(3);
-    end();
-    expect((await ask()).n).toBe(4);
-    expect((await ask()).n).toBe(4);
   });
 
-  it('an answer read while a write started is not kept', async () => {
+  it('an answer read while a write changed something is not kept', async () => {
     let release = () => {};
     hold = new Promise<void>((resolve) => (release = resolve));
     const slow = ask();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    writes.begin()(); // a whole write, between the read's start and its answer
+    while (answered === 0) await new Promise((resolve) => setTimeout(resolve, 5)); // the read has begun
+    writes.changed(); // between the read's start and its answer
     hold = null;
     release();
     expect((await slow).n).toBe(1);
@@ -432,17 +526,19 @@ describe('publicAnswerCache', () => {
 });
 
 describe('createWriteTracker', () => {
-  it('reads may use the cache only when no write is in flight and none started since', () => {
-    const writes = createWriteTracker();
-    const g = writes.readableGeneration() as number;
+  it('each change of this process moves the generation and is announced; a replica’s moves it, unannounced', () => {
+    let announced = 0;
+    const writes = createWriteTracker(() => announced++);
+    const g = writes.generation();
     expect(writes.isCurrent(g)).toBe(true);
-    const end = writes.begin();
-    expect(writes.readableGeneration()).toBeNull();
+    writes.changed();
+    expect(announced).toBe(1);
     expect(writes.isCurrent(g)).toBe(false);
-    end();
-    end(); // twice changes nothing
-    const after = writes.readableGeneration() as number;
+    const after = writes.generation();
     expect(after).not.toBe(g);
     expect(writes.isCurrent(after)).toBe(true);
+    writes.invalidate();
+    expect(writes.isCurrent(after)).toBe(false);
+    expect(announced).toBe(1);
   });
 });
