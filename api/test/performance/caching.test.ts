@@ -117,6 +117,33 @@ describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
     expect(mutation.status).toBe(405);
   });
 
+  it('a query string or body field Apollo never reads changes nothing: such requests are answered from memory', async () => {
+    const query = 'query($s: String) { parts(search: $s) { total } }';
+    const variables = { s: `busted ${randomBytes(3).toString('hex')}` };
+    const post = (search: string, extra: Record<string, unknown> = {}) =>
+      fetch(`${app.server.url}/graphql${search}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables, ...extra }),
+      });
+    const get = (params: Record<string, string>) =>
+      fetch(`${app.server.url}/graphql?${new URLSearchParams(params)}`, {
+        headers: { 'apollo-require-preflight': 'true' },
+      });
+    expect((await post('')).headers.get('age')).toBeNull();
+    expect((await get({ query, variables: JSON.stringify(variables) })).headers.get('age')).toBeNull();
+    app.statements();
+    const busted = [
+      await post('?x=1'),
+      await post('?x=2', { x: 2 }),
+      await post(`?_=${Date.now()}`, { utm_source: 'mail' }),
+      await get({ _: String(Date.now()), variables: JSON.stringify(variables, null, 2), query }),
+      await get({ query, variables: JSON.stringify(variables), x: '1' }),
+    ];
+    expect(busted.map((res) => res.headers.get('age'))).toEqual(busted.map(() => expect.stringMatching(/^\d+$/)));
+    expect(app.statements()).toEqual([]);
+  });
+
   it('public fields asked with a token, even a refused one, get the visitors’ answer from this process, no-store for others', async () => {
     const query = `query SignedInHome($partsLimit: Int, $reviewsLimit: Int) {
       popularParts(limit: $partsLimit) { id name price available }
@@ -358,11 +385,24 @@ describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
   });
 });
 
+/** The padding a test answer asks for: `pad` among the operation's variables, as Apollo reads them. */
+const padOf = (req: express.Request) => {
+  const variables: unknown =
+    req.method === 'GET'
+      ? JSON.parse(String(req.query.variables ?? '{}'))
+      : (req.body as { variables?: unknown }).variables;
+  return Number((variables as { pad?: unknown } | undefined)?.pad ?? 0);
+};
+/** A GET of an operation whose answer is padded to about `pad` bytes. */
+const padded = (pad: number) =>
+  `/graphql?${new URLSearchParams({ query: '{ padded }', variables: JSON.stringify({ pad }) })}`;
+
 /** The in-memory shared cache and the write tracker on their own, with a clock the test moves. */
 describe('publicAnswerCache', () => {
   let server: Server;
   let url = '';
   let writes: WriteTracker;
+  let cache: ReturnType<typeof publicAnswerCache>;
   let clock = 0;
   let answered = 0;
   /** What the next answers say about themselves. */
@@ -378,13 +418,14 @@ describe('publicAnswerCache', () => {
     hold = null;
     const app = express();
     app.use(express.json());
-    app.use(publicAnswerCache(writes, { now: () => clock, maxBytes: 2_000 }));
+    cache = publicAnswerCache(writes, { now: () => clock, maxBytes: 4_500 });
+    app.use(cache);
     app.use(async (req, res) => {
       const n = ++answered;
       if (hold) await hold;
       res.setHeader('Cache-Control', cacheControl);
       // As the GraphQL handler does (http/apolloHandler.ts): the answer written, then offered to the cache.
-      const body = JSON.stringify({ n, pad: 'x'.repeat(Number(req.query.pad ?? 0)) });
+      const body = JSON.stringify({ n, pad: 'x'.repeat(padOf(req)) });
       sendAnswer(req, res.type('application/json'), body);
       (res.locals as AnswerKeeper).keepAnswer?.(body);
     });
@@ -461,7 +502,7 @@ describe('publicAnswerCache', () => {
     expect((await ask()).n).toBe(5);
   });
 
-  it('tells requests apart by URL, body and the headers an answer depends on', async () => {
+  it('tells requests apart by method, operation and the headers an answer depends on', async () => {
     expect((await post({ query: 'a' })).n).toBe(1);
     expect((await post({ query: 'b' })).n).toBe(2);
     expect((await post({ query: 'a' }, { accept: 'application/graphql-response+json' })).n).toBe(3);
@@ -505,7 +546,7 @@ describe('publicAnswerCache', () => {
   });
 
   it('sends a kept answer gzipped to a client that accepts it', async () => {
-    const path = '/graphql?pad=1200';
+    const path = padded(1200);
     const first = await ask(path, { headers: { 'accept-encoding': 'gzip' } });
     const second = await ask(path, { headers: { 'accept-encoding': 'gzip' } });
     expect(second).toMatchObject({ n: first.n, age: '0' });
@@ -516,12 +557,14 @@ describe('publicAnswerCache', () => {
   });
 
   it('is bounded: the least recently used answers go first', async () => {
-    // About 600 bytes each: three fit in 2,000.
-    for (const pad of [600, 601, 602]) await ask(`/graphql?pad=${pad}`);
-    await ask('/graphql?pad=600'); // used again: now the most recent
-    await ask('/graphql?pad=603'); // pushes out 601, the least recently used
-    expect((await ask('/graphql?pad=600')).n).toBe(1);
-    expect((await ask('/graphql?pad=601')).n).toBe(5);
+    // About 1,300 bytes each (600 of body; an answer's own cost and its headers'): three fit in 4,500.
+    for (const pad of [600, 601, 602]) await ask(padded(pad));
+    expect(cache.kept().answers).toBe(3);
+    await ask(padded(600)); // used again: now the most recent
+    await ask(padded(603)); // pushes out 601, the least recently used
+    expect((await ask(padded(600))).n).toBe(1);
+    expect((await ask(padded(601))).n).toBe(5);
+    expect(cache.kept().bytes).toBeLessThanOrEqual(4_500);
   });
 });
 
