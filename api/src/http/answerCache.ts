@@ -140,7 +140,7 @@ function requestKey(req: Request): string | undefined {
  * body's Buffer; then the characters, two bytes each in a string V8 keeps wide. That is 860 and 1,010 bytes for
  * those two (docs/decisions.md, "Caching and speed").
  */
-export const answerOverheadBytes = 400;
+const answerOverheadBytes = 400;
 const answerPartBytes = 128;
 /** Characters V8 keeps in two bytes each: a string holding one is two bytes a character throughout. */
 const wide = /[\u0100-\uffff]/;
