@@ -242,7 +242,7 @@ export async function createApp({
   );
   app.use(
     '/api',
-    createRestRouter(services, tokens, () => writes.begin()),
+    createRestRouter(services, tokens, () => writes.changed()),
   );
 
   serveWebApp(app, config.webDistDir, services.parts);

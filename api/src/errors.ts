@@ -157,3 +157,9 @@ export function errorAnswer(error: unknown): ErrorAnswer {
     ...(known.code === 'SERVICE_UNAVAILABLE' ? { log: 'warn' as const, cause: known.cause ?? known } : {}),
   };
 }
+
+/**
+ * Whether a failure is a refusal (bad input, no right, not found, a conflict, a rate limit), which by the house
+ * rule changed nothing; an outage or a bug may have happened after a change (issue 32: what a write invalidates).
+ */
+export const isRefusal = (error: unknown): boolean => errorAnswer(error).status < 500;

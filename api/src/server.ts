@@ -83,7 +83,7 @@ export async function startServer(
     adminEmails: config.adminEmails,
     rateLimits,
     orderLimits: config.orders,
-    overviewReuse: { maxAgeMs: config.overviewMaxAgeMs, generation: () => writes.readableGeneration() },
+    overviewReuse: { maxAgeMs: config.overviewMaxAgeMs, generation: () => writes.generation() },
   });
   if (config.seedDemo) await seedDemo(database.db, identity);
   await services.users.applyAdminEmails();

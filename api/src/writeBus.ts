@@ -4,7 +4,7 @@ import { Client, type Pool } from 'pg';
 import { describeError, logger } from './logger';
 
 /**
- * Tells the other replicas that this one wrote, so that they drop their public answer cache at once
+ * Tells the other replicas that a write of this one changed something, so that they drop their public answer cache at once
  * (api/src/http/answerCache.ts; docs/decisions.md, "Running in production"): PostgreSQL LISTEN/NOTIFY in
  * production mode, Redis pub/sub when REDIS_URL is set, nothing in the embedded default (one process).
  *
@@ -12,7 +12,7 @@ import { describeError, logger } from './logger';
  * notice); meanwhile its answers are at most s-maxage old, as without this.
  */
 export interface WriteBus {
-  /** Announces that a write of this process has ended. Never throws. */
+  /** Announces that a write of this process changed something. Never throws. */
   announce(): void;
   /** Calls `onWrite` when another replica announces a write (or when notices may have been missed). */
   listen(onWrite: () => void): Promise<void>;

@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
 import { OperationTypeNode, type OperationDefinitionNode } from 'graphql';
+import { isRefusal } from '../errors';
 import { publicCacheControl, type WriteTracker } from '../http/answerCache';
 import type { GraphQLContext } from './context';
 
@@ -14,8 +15,10 @@ import type { GraphQLContext } from './context';
  *   revalidate every time with the ETag); everything else, and anything asked with a token, `no-store`.
  * - A query asked with a token whose operation never looks at the caller (public fields alone) gets the same
  *   public answer, from this process's cache or kept in it; other caches are still told `no-store`.
- * - A mutation is a write: it drops the answers this process keeps (`http/answerCache.ts`, which also keeps
- *   them and tells the other replicas) from when its operation is resolved until its answer is sent.
+ * - A mutation that changed something drops the answers this process keeps, before its answer is sent
+ *   (`http/answerCache.ts`, which also keeps them and tells the other replicas): one of its root fields resolved,
+ *   or failed otherwise than by a refusal. A mutation whose every field was refused (no token, no right, bad
+ *   input, not found: a refusal changes nothing) drops nothing and tells no replica.
  */
 
 /** A request without credentials (no Authorization header). */
@@ -51,14 +54,26 @@ export function cachingPlugins(writes: WriteTracker): ApolloServerPlugin<GraphQL
     hintsForShareableAnswers,
     {
       async requestDidStart({ contextValue }) {
-        let endWrite: (() => void) | undefined;
+        let changed = false;
         return {
           async didResolveOperation({ operation, overallCachePolicy }) {
-            if (operation?.operation === OperationTypeNode.MUTATION) endWrite = writes.begin();
             if (!shareable(contextValue, operation)) overallCachePolicy.restrict({ maxAge: 0 });
           },
+          async executionDidStart({ operation }) {
+            if (operation.operation !== OperationTypeNode.MUTATION) return;
+            return {
+              // Root fields only (the mutations themselves), each told when its resolver has finished.
+              willResolveField: ({ info }) =>
+                info.path.prev === undefined
+                  ? (error: Error | null) => {
+                      if (!error || !isRefusal(error)) changed = true;
+                    }
+                  : undefined,
+            };
+          },
           async willSendResponse({ response, overallCachePolicy, requestIsBatched, operation }) {
-            endWrite?.();
+            // Before the answer is written: whoever asks after it reads the database.
+            if (changed) writes.changed();
             const policy = overallCachePolicy.policyIfCacheable();
             const cacheable =
               policy?.scope === 'PUBLIC' &&

@@ -9,48 +9,47 @@ import { sendAnswer, type AnswerKeeper } from './apolloHandler';
  *
  * - `publicAnswerCache` keeps anonymous public answers in memory for their s-maxage and answers the same
  *   anonymous request with them, before Apollo runs.
- * - A write made by this process (a GraphQL mutation once its operation is resolved; a REST call other than
- *   GET/HEAD/OPTIONS once its route is matched and its body parsed) drops every cached answer when it starts
- *   and again when it ends, and nothing is read from or stored in the cache while one is in flight: a caller
- *   who asks after a write of this process has answered reads the database. A request whose body never
- *   finishes, or that matches no route, is no write and leaves the cache on.
- * - Each write's end is announced to the other replicas (PostgreSQL NOTIFY or Redis pub/sub,
- *   api/src/writeBus.ts), which drop their answers too: a part added on one shows on all at once.
+ * - A write of this process that changed something drops every cached answer before its answer is sent (a
+ *   GraphQL mutation one of whose fields resolved; a REST call other than GET/HEAD/OPTIONS that succeeded), and
+ *   its change is announced to the other replicas (PostgreSQL NOTIFY or Redis pub/sub, api/src/writeBus.ts),
+ *   which drop theirs too: a part added on one shows on all at once. A refused write (401, 403, 400, 404, 409,
+ *   429: a refusal changes nothing) drops nothing and announces nothing, so strangers cannot empty the caches
+ *   by sending writes they may not make (issue 32). A failure that is not a refusal (a bug, the database lost
+ *   mid-write) may have changed something, and counts as a change.
+ * - What that guarantees, through one counter (the generation) that each change moves: a caller who asks after
+ *   a write of this process has answered reads the database, since the generation moved before that answer was
+ *   sent. An answer is kept only if the generation has not moved since its read began: a read racing a write
+ *   never keeps a pre-write answer once the write has changed the generation, and one kept before that moment
+ *   is dropped by it (the generation is compared on the next request). While a write runs, before its change is
+ *   counted, the cache still answers: such a read is concurrent with the write, and may see the shop as before
+ *   it, as a read of another replica does until the notice arrives. (Until issue 32 every write, refused or not,
+ *   dropped the cache when it began and turned it off while it ran: a loop of refused writes kept it off.)
  */
 
 export interface WriteTracker {
-  /** Marks a write as started; the function answered marks it finished (calling it again does nothing). */
-  begin(): () => void;
-  /** The generation a read starting now may use and fill the cache under; null while a write is in flight. */
-  readableGeneration(): number | null;
-  /** Whether an answer read under `generation` may be stored: no write has started since. */
+  /** The generation now: an answer read from now on may be kept under it while it lasts. */
+  generation(): number;
+  /** Whether an answer read under `generation` may be kept: nothing has changed since. */
   isCurrent(generation: number): boolean;
-  /** Another replica wrote: nothing kept before now may be answered again. */
+  /** A write of this process changed something (called before its answer is sent): the replicas are told. */
+  changed(): void;
+  /** Another replica changed something: nothing kept before now may be answered again. */
   invalidate(): void;
 }
 
-/** `onWriteEnd`: called as each write of this process ends (the replicas are told: api/src/writeBus.ts). */
-export function createWriteTracker(onWriteEnd: () => void = () => {}): WriteTracker {
+/** `onChange`: called on each change this process makes (the replicas are told: api/src/writeBus.ts). */
+export function createWriteTracker(onChange: () => void = () => {}): WriteTracker {
   let generation = 0;
-  let inFlight = 0;
   return {
-    begin() {
+    generation: () => generation,
+    isCurrent: (read) => read === generation,
+    changed() {
       generation++;
-      inFlight++;
-      let ended = false;
-      return () => {
-        if (ended) return;
-        ended = true;
-        inFlight--;
-        generation++;
-        onWriteEnd();
-      };
+      onChange();
     },
     invalidate() {
       generation++;
     },
-    readableGeneration: () => (inFlight > 0 ? null : generation),
-    isCurrent: (read) => inFlight === 0 && read === generation,
   };
 }
 
@@ -87,15 +86,83 @@ const compressFrom = 1024;
 const keptHeaders = ['content-type', 'vary', 'etag'];
 const sharedMaxAge = /(?:^|,)\s*s-maxage=(\d+)/;
 
+/** What Apollo reads of a request (its runHttpQuery): these fields of a POST's body, or of a GET's query string. */
+const operationFields = ['query', 'operationName', 'variables', 'extensions'] as const;
+
+/** A GET's `variables` or `extensions` as Apollo parses them (spacing aside); as sent if it is no JSON. */
+function parsedParameter(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * What an answer depends on: the method, the operation as Apollo reads it, and the request headers it negotiates
+ * with (but not the credentials). Nothing else of the URL or the body: a POST's query string, a parameter or a
+ * body field Apollo never reads (`?x=1`, `"x": 1`) is the same request, and may not fill the cache with copies of
+ * one answer (issue 32). Undefined for a POST whose body is no JSON object (Apollo refuses it).
+ */
+function requestKey(req: Request): string | undefined {
+  let operation: unknown[];
+  if (req.method === 'POST') {
+    const body: unknown = req.body;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+    operation = operationFields.map((name) => (body as Record<string, unknown>)[name]);
+  } else {
+    const at = req.url.indexOf('?');
+    const search = new URLSearchParams(at < 0 ? '' : req.url.slice(at + 1));
+    operation = operationFields.map((name) => {
+      const values = search.getAll(name);
+      // Given twice, Apollo refuses it (never kept); kept apart all the same.
+      if (values.length !== 1) return values.length ? values : undefined;
+      return name === 'variables' || name === 'extensions' ? parsedParameter(values[0]) : values[0];
+    });
+  }
+  return JSON.stringify([
+    req.method,
+    ...operation,
+    req.headers.accept,
+    req.headers['content-type'],
+    req.headers['apollo-require-preflight'],
+    req.headers['x-apollo-operation-name'],
+  ]);
+}
+
+/**
+ * The heap an entry holds besides its characters (issue 32). Measured by filling the cache with tiny answers
+ * (a 46-byte body, a key of about 105 characters) and comparing the heap after a full GC: through the app
+ * (4,000 anonymous requests with distinct variables) a POST's answer held about 860 bytes and a GET's (an ETag
+ * too) about 960, where key and body counted 150, so that the 16 MiB the cache was allowed could hold some
+ * 90 MiB. Counted now: `answerOverheadBytes` for the answer, its key in lru-cache's map and lists, its size and
+ * times; `answerPartBytes` for each header (its pair; an ETag is made of several strings) and for the gzipped
+ * body's Buffer; then the characters, two bytes each in a string V8 keeps wide. That is 860 and 1,010 bytes for
+ * those two (docs/decisions.md, "Caching and speed").
+ */
+const answerOverheadBytes = 400;
+const answerPartBytes = 128;
+/** Characters V8 keeps in two bytes each: a string holding one is two bytes a character throughout. */
+const wide = /[\u0100-\uffff]/;
+const heapBytes = (text: string) => (wide.test(text) ? 2 : 1) * text.length;
+/** An entry's size, as near as can be told of the memory it holds. */
+const answerSize = (answer: CachedAnswer, key: string) => {
+  let size = answerOverheadBytes + heapBytes(key) + heapBytes(answer.body);
+  for (const [, value] of answer.headers) size += answerPartBytes + value.length;
+  if (answer.gzipped) size += answerPartBytes + answer.gzipped.length;
+  return size;
+};
+
 /**
  * Express middleware for /graphql, after the body parser: answers a request from memory when the same request
- * (method, URL, body and the headers Apollo's answer depends on, but not its credentials) got a public answer
- * within its s-maxage and no write of this process has started since; otherwise lets Apollo answer, and keeps
+ * (`requestKey`: the operation as Apollo reads it, the headers its answer depends on) got a public answer
+ * within its s-maxage and no write has changed anything since; otherwise lets Apollo answer, and keeps
  * that answer if it is public. Only answers anyone gets are kept: an anonymous public one, or one to a request
  * with credentials that GraphQL marks shareable (`shareAnswer`: its operation never looked at the caller); an
  * answer that needs the caller has no public hints and is never kept, so it is never found here. A request
- * asking `Cache-Control: no-cache` is answered afresh (and its answer kept). Bounded by `maxBytes`: the least
- * recently used answers go first.
+ * asking `Cache-Control: no-cache` is answered afresh (and its answer kept). Bounded by `maxBytes` of memory,
+ * each answer counted with what it costs besides its characters (`answerOverheadBytes`): the least recently used
+ * answers go first.
  *
  * Once an answer has expired, the next request for it goes to Apollo and keeps the new answer; the requests
  * that come meanwhile, up to one more s-maxage after expiry, get the expired one (its Age tells), instead of
@@ -107,7 +174,7 @@ const sharedMaxAge = /(?:^|,)\s*s-maxage=(\d+)/;
 export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 * 1024, now = Date.now } = {}) {
   const answers = new LRUCache<string, CachedAnswer>({
     maxSize: maxBytes,
-    sizeCalculation: (answer, key) => key.length + answer.body.length + (answer.gzipped?.length ?? 0),
+    sizeCalculation: answerSize,
     // The same clock as `expires` (tests move it); read on every look-up, not cached for a tick.
     perf: { now },
     ttlResolution: 0,
@@ -116,28 +183,18 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
   /** Keys whose expired answer one request is fetching again. */
   const refreshing = new Set<string>();
 
-  return (req: Request, res: Response, next: NextFunction) => {
-    const generation = writes.readableGeneration();
-    const body: unknown = req.body;
-    if (generation === null || (req.method !== 'GET' && req.method !== 'POST') || Array.isArray(body)) {
-      return next();
-    }
+  const middleware = (req: Request, res: Response, next: NextFunction) => {
+    const generation = writes.generation();
+    // A batch (a POST of an array) is never kept: its answers are GraphQL's to join.
+    const key = req.method === 'GET' || req.method === 'POST' ? requestKey(req) : undefined;
+    if (key === undefined) return next();
     const credentials = req.headers.authorization !== undefined;
     if (generation !== answersGeneration) {
-      // A write happened: nothing kept before it may be answered again.
+      // A write changed something: nothing kept before it may be answered again.
       answers.clear();
       refreshing.clear();
       answersGeneration = generation;
     }
-    const key = [
-      req.method,
-      req.originalUrl,
-      req.headers.accept,
-      req.headers['content-type'],
-      req.headers['apollo-require-preflight'],
-      req.headers['x-apollo-operation-name'],
-      req.method === 'POST' ? JSON.stringify(body) : '',
-    ].join('\n');
 
     // Gone after its stale time; `get` also makes it the most recently used.
     const cached = /\bno-cache\b/i.test(req.headers['cache-control'] ?? '') ? undefined : answers.get(key);
@@ -188,4 +245,7 @@ export function publicAnswerCache(writes: WriteTracker, { maxBytes = 16 * 1024 *
     };
     next();
   };
+  /** How many answers are kept, and their size as counted against `maxBytes`. */
+  const kept = () => ({ answers: answers.size, bytes: answers.calculatedSize });
+  return Object.assign(middleware, { kept });
 }

@@ -1,6 +1,6 @@
 import { messages } from '@partsyard/common';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { AppError, badInput, errorAnswer } from '../errors';
+import { AppError, badInput, errorAnswer, isRefusal } from '../errors';
 import { bearerToken, callerOf, type PendingCaller } from '../http/caller';
 import { clientOf } from '../http/rateLimit';
 import { bodyRefusal, jsonBody } from '../http/requestBody';
@@ -67,11 +67,11 @@ export function createRestRouter(
   services: Services,
   tokens: AccessTokens,
   /**
-   * Marks a write as started (the public answer cache stops answering until the function answered is called).
-   * Called only once a route that may write is matched and its body parsed: an unfinished body, or a request
-   * to no route, is no write.
+   * Says that a write changed something (the public answer cache drops its answers and tells the replicas):
+   * called before the answer of a call other than GET/HEAD/OPTIONS that succeeded, or failed otherwise than by a
+   * refusal. A refused call (401, 403, 400, 404, 409, 429: a refusal changes nothing) is no change.
    */
-  beginWrite: () => () => void = () => () => {},
+  changed: () => void = () => {},
 ): Router {
   const router = Router();
 
@@ -82,9 +82,17 @@ export function createRestRouter(
     new Promise<void>((resolve, reject) =>
       readJson(req, res, (error?: Error) => (error === undefined ? resolve() : reject(error))),
     );
-  const readBodyThenWrite = async (req: Request, res: Response) => {
-    await readBody(req, res);
-    if (mayWrite(req)) res.once('close', beginWrite());
+  /** The handler's answer; a write that changed something is counted before it is sent. */
+  const written = async <T>(write: boolean, handler: () => Promise<T>): Promise<T> => {
+    let answer: T;
+    try {
+      answer = await handler();
+    } catch (error) {
+      if (write && !isRefusal(error)) changed();
+      throw error;
+    }
+    if (write) changed();
+    return answer;
   };
   /**
    * A route serving `operation`. Where its right (services/rights.ts) needs a caller, a missing or refused
@@ -94,16 +102,15 @@ export function createRestRouter(
   const route = (operation: Operation, handler: Handler) => async (req: Request, res: Response) => {
     const caller = callerOf(req.headers.authorization, tokens, services.users);
     if (needsCaller(operation)) authorize(operation, await actorOf(caller));
-    await readBodyThenWrite(req, res);
-    res.json(await handler(req, caller));
+    await readBody(req, res);
+    res.json(await written(mayWrite(req), () => handler(req, caller)));
   };
 
   // Stripe signs the raw bytes: this route reads its own body, raw (the gateway's signature is its caller).
   router.post('/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res) => {
     const signature = req.headers['stripe-signature'];
     if (typeof signature !== 'string') throw badInput({ signature: 'Stripe-Signature header is missing' });
-    res.once('close', beginWrite());
-    res.json(await services.payments.handleWebhook(req.body as Buffer, signature));
+    res.json(await written(true, () => services.payments.handleWebhook(req.body as Buffer, signature)));
   });
 
   // Parts
@@ -304,8 +311,8 @@ export function createRestRouter(
     const email = param(req, 'email');
     const { actor } = await callerOf(req.headers.authorization, tokens, services.users).lookUp();
     if (actor) {
-      await readBodyThenWrite(req, res);
-      await services.users.updateProfileByEmail(actor, email, body(req));
+      await readBody(req, res);
+      await written(true, () => services.users.updateProfileByEmail(actor, email, body(req)));
       res.json({ result: updated(1, 1) });
       return;
     }
@@ -313,9 +320,9 @@ export function createRestRouter(
     if (!idToken)
       throw new AppError('UNAUTHENTICATED', 'Sign in with Firebase first: send its ID token as a Bearer token');
     const finishSignIn = await services.users.beginSignIn(idToken, { expectedEmail: email, client: clientOf(req) });
-    await readBodyThenWrite(req, res);
+    await readBody(req, res);
     const { email: _ignored, ...profile } = body(req);
-    const { token, user, inserted: created } = await finishSignIn(profile);
+    const { token, user, inserted: created } = await written(true, () => finishSignIn(profile));
     res.json({
       result: {
         acknowledged: true,

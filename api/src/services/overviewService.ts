@@ -57,14 +57,15 @@ function dayBefore(today: string, back: number): string {
 /**
  * When one computed overview may be answered again (issue 15: 32 admins at once cost the database 40 ms of CPU
  * each). The overview is the same for every admin, so one computation serves all of them, including those
- * asking while it runs, for `maxAgeMs` and while `generation` is unchanged: it changes with every write made
- * through this process and every write a replica announces (http/answerCache.ts, writeBus.ts), so an admin who
+ * asking while it runs, for `maxAgeMs` and while `generation` is unchanged: it changes with every change made
+ * through this process and every one a replica announces (http/answerCache.ts, writeBus.ts), so an admin who
  * ships an order sees it at once. What no request writes (an unpaid order expiring, a change made in SQL) shows
- * within `maxAgeMs`. `generation` is null while a write is in flight: nothing is reused or kept then.
+ * within `maxAgeMs`. An overview computed while a write runs is kept under the generation its computation began
+ * in, which the write's change moves: the next admin gets one computed after it.
  */
 export interface OverviewReuse {
   maxAgeMs: number;
-  generation: () => number | null;
+  generation: () => number;
   now?: () => number;
 }
 
@@ -168,8 +169,8 @@ export function createOverviewService(db: Db, reuse?: OverviewReuse) {
     async overview(actor: Actor | null): Promise<AdminOverview> {
       // Every caller's right, every time: only the figures are shared.
       authorize('overview.overview', actor);
-      const generation = reuse && maxAgeMs > 0 ? reuse.generation() : null;
-      if (generation === null) return computed();
+      if (!reuse || maxAgeMs <= 0) return computed();
+      const generation = reuse.generation();
       const at = now();
       if (kept && kept.generation === generation && at - kept.at < maxAgeMs) return kept.overview;
       const overview = computed();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { get, type Server } from 'node:http';
 import { sql } from 'drizzle-orm';
 import express from 'express';
+import { Client } from 'pg';
 import { sendAnswer, type AnswerKeeper } from '../../src/http/apolloHandler';
 import { createWriteTracker, publicAnswerCache, type WriteTracker } from '../../src/http/answerCache';
 import { databaseKinds } from '../support/env';
@@ -116,6 +117,33 @@ describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
     expect(mutation.status).toBe(405);
   });
 
+  it('a query string or body field Apollo never reads changes nothing: such requests are answered from memory', async () => {
+    const query = 'query($s: String) { parts(search: $s) { total } }';
+    const variables = { s: `busted ${randomBytes(3).toString('hex')}` };
+    const post = (search: string, extra: Record<string, unknown> = {}) =>
+      fetch(`${app.server.url}/graphql${search}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables, ...extra }),
+      });
+    const get = (params: Record<string, string>) =>
+      fetch(`${app.server.url}/graphql?${new URLSearchParams(params)}`, {
+        headers: { 'apollo-require-preflight': 'true' },
+      });
+    expect((await post('')).headers.get('age')).toBeNull();
+    expect((await get({ query, variables: JSON.stringify(variables) })).headers.get('age')).toBeNull();
+    app.statements();
+    const busted = [
+      await post('?x=1'),
+      await post('?x=2', { x: 2 }),
+      await post(`?_=${Date.now()}`, { utm_source: 'mail' }),
+      await get({ _: String(Date.now()), variables: JSON.stringify(variables, null, 2), query }),
+      await get({ query, variables: JSON.stringify(variables), x: '1' }),
+    ];
+    expect(busted.map((res) => res.headers.get('age'))).toEqual(busted.map(() => expect.stringMatching(/^\d+$/)));
+    expect(app.statements()).toEqual([]);
+  });
+
   it('public fields asked with a token, even a refused one, get the visitors’ answer from this process, no-store for others', async () => {
     const query = `query SignedInHome($partsLimit: Int, $reviewsLimit: Int) {
       popularParts(limit: $partsLimit) { id name price available }
@@ -217,6 +245,100 @@ describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
     expect(await searchTotal(name)).toBe(1);
   });
 
+  /** Counts the notices of a change the app sends the other replicas (on PostgreSQL; PGlite runs alone). */
+  const noticesToReplicas = async () => {
+    if (!app.databaseUrl) return { count: () => 0, close: async () => {} };
+    const client = new Client({ connectionString: app.databaseUrl });
+    await client.connect();
+    let count = 0;
+    client.on('notification', (notice) => {
+      if (notice.channel === 'partsyard_public_answers') count++;
+    });
+    await client.query('LISTEN partsyard_public_answers');
+    return { count: () => count, close: () => client.end() };
+  };
+
+  it('strangers cannot empty the cache: refused writes over GraphQL and REST drop no answer and tell no replica', async () => {
+    const name = `Steady clutch ${randomBytes(3).toString('hex')}`;
+    const partId = await addPart(`${name} cable`);
+    // A paid order of the customer's: cancelling it is refused (409).
+    const { rows } = (await app.db.execute(sql`
+      insert into orders (user_id, email, name, phone, part_id, part_name, order_amount, unit_price_cents, total_cents,
+                          status, transaction_id, paid_at)
+      values (${customer.id}, ${customer.email}, 'Cache Rider', '01712345678', ${partId}, 'Cable', 1, 1000, 1000,
+              'paid', ${`pi_test_${randomBytes(6).toString('hex')}`}, now())
+      returning id`)) as unknown as { rows: { id: string }[] };
+    const paidOrder = rows[0].id;
+    const unknownId = '00000000-0000-4000-8000-000000000000';
+    expect(await searchTotal(name)).toBe(1);
+    expect(await searchTotal(name)).toBe(1); // now kept
+    const notices = await noticesToReplicas();
+    try {
+      const rest = async (method: string, path: string, token?: string) =>
+        (
+          await fetch(`${app.server.url}/api${path}`, {
+            method,
+            headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+            body: method === 'DELETE' ? undefined : JSON.stringify({ name: '' }),
+          })
+        ).status;
+      const code = async (mutation: string, token?: string) =>
+        (await app.gql(mutation, {}, { token })).errors?.map((e) => e.extensions?.code).join();
+      for (let i = 0; i < 5; i++) {
+        expect([
+          await code('mutation { cancelOrder(id: "x") }'),
+          await code('mutation { deletePart(id: "x") }', 'not-a-token'),
+          await code(`mutation { deletePart(id: "${partId}") }`, customer.token),
+          await code(`mutation { cancelOrder(id: "${paidOrder}") }`, customer.token),
+          await code(`mutation { a: deletePart(id: "${unknownId}") b: deletePart(id: "${unknownId}") }`, admin.token),
+          await rest('DELETE', '/part/x'),
+          await rest('DELETE', `/part/${partId}`, customer.token),
+          await rest('DELETE', `/order/${paidOrder}`, customer.token),
+          await rest('DELETE', `/part/${unknownId}`, admin.token),
+          await rest('POST', '/parts', admin.token),
+        ]).toEqual([
+          'UNAUTHENTICATED',
+          'UNAUTHENTICATED',
+          'FORBIDDEN',
+          'CONFLICT',
+          'NOT_FOUND',
+          401,
+          403,
+          409,
+          404,
+          400,
+        ]);
+      }
+      // Still answered from memory, and no replica was told anything.
+      app.statements();
+      const kept = await app.gql('query($s: String) { parts(search: $s) { total } }', { s: name });
+      expect(kept.headers.get('age')).toMatch(/^\d+$/);
+      expect(app.statements()).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a notice takes milliseconds
+      expect(notices.count()).toBe(0);
+
+      // A write that changed something drops it, and tells the replicas: here its first field did, though the
+      // second was refused (and the answer holds no data at all).
+      const mixed = await app.gql(
+        `mutation { a: deletePart(id: "${partId}") b: deletePart(id: "${unknownId}") }`,
+        {},
+        { token: admin.token },
+      );
+      expect({ data: mixed.data, codes: mixed.errors?.map((e) => e.extensions?.code) }).toEqual({
+        data: null,
+        codes: ['NOT_FOUND'],
+      });
+      expect(await searchTotal(name)).toBe(0);
+      const deadline = Date.now() + 2000;
+      while (app.databaseUrl && notices.count() === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(notices.count()).toBe(app.databaseUrl ? 1 : 0);
+    } finally {
+      await notices.close();
+    }
+  });
+
   it('an order changes the stock an anonymous visitor sees at once, and so does its cancellation', async () => {
     const id = await addPart(`Stocked hub ${randomBytes(3).toString('hex')}`, 100);
     const available = async () =>
@@ -263,11 +385,24 @@ describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
   });
 });
 
+/** The padding a test answer asks for: `pad` among the operation's variables, as Apollo reads them. */
+const padOf = (req: express.Request) => {
+  const variables: unknown =
+    req.method === 'GET'
+      ? JSON.parse(String(req.query.variables ?? '{}'))
+      : (req.body as { variables?: unknown }).variables;
+  return Number((variables as { pad?: unknown } | undefined)?.pad ?? 0);
+};
+/** A GET of an operation whose answer is padded to about `pad` bytes. */
+const padded = (pad: number) =>
+  `/graphql?${new URLSearchParams({ query: '{ padded }', variables: JSON.stringify({ pad }) })}`;
+
 /** The in-memory shared cache and the write tracker on their own, with a clock the test moves. */
 describe('publicAnswerCache', () => {
   let server: Server;
   let url = '';
   let writes: WriteTracker;
+  let cache: ReturnType<typeof publicAnswerCache>;
   let clock = 0;
   let answered = 0;
   /** What the next answers say about themselves. */
@@ -283,13 +418,14 @@ describe('publicAnswerCache', () => {
     hold = null;
     const app = express();
     app.use(express.json());
-    app.use(publicAnswerCache(writes, { now: () => clock, maxBytes: 2_000 }));
+    cache = publicAnswerCache(writes, { now: () => clock, maxBytes: 4_500 });
+    app.use(cache);
     app.use(async (req, res) => {
       const n = ++answered;
       if (hold) await hold;
       res.setHeader('Cache-Control', cacheControl);
       // As the GraphQL handler does (http/apolloHandler.ts): the answer written, then offered to the cache.
-      const body = JSON.stringify({ n, pad: 'x'.repeat(Number(req.query.pad ?? 0)) });
+      const body = JSON.stringify({ n, pad: 'x'.repeat(padOf(req)) });
       sendAnswer(req, res.type('application/json'), body);
       (res.locals as AnswerKeeper).keepAnswer?.(body);
     });
@@ -366,7 +502,7 @@ describe('publicAnswerCache', () => {
     expect((await ask()).n).toBe(5);
   });
 
-  it('tells requests apart by URL, body and the headers an answer depends on', async () => {
+  it('tells requests apart by method, operation and the headers an answer depends on', async () => {
     expect((await post({ query: 'a' })).n).toBe(1);
     expect((await post({ query: 'b' })).n).toBe(2);
     expect((await post({ query: 'a' }, { accept: 'application/graphql-response+json' })).n).toBe(3);
@@ -386,23 +522,22 @@ describe('publicAnswerCache', () => {
     expect((await post([{ query: 'a' }])).n).toBe(6);
   });
 
-  it('a write drops every answer, and while one is in flight nothing is read from or kept in memory', async () => {
+  it('a change drops every answer, this process’s or a replica’s', async () => {
     await ask();
     expect((await ask()).n).toBe(1);
-    const end = writes.begin();
+    writes.changed();
     expect((await ask()).n).toBe(2);
+    expect((await ask()).n).toBe(2);
+    writes.invalidate(); // a replica's change
     expect((await ask()).n).toBe(3);
-    end();
-    expect((await ask()).n).toBe(4);
-    expect((await ask()).n).toBe(4);
   });
 
-  it('an answer read while a write started is not kept', async () => {
+  it('an answer read while a write changed something is not kept', async () => {
     let release = () => {};
     hold = new Promise<void>((resolve) => (release = resolve));
     const slow = ask();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    writes.begin()(); // a whole write, between the read's start and its answer
+    while (answered === 0) await new Promise((resolve) => setTimeout(resolve, 5)); // the read has begun
+    writes.changed(); // between the read's start and its answer
     hold = null;
     release();
     expect((await slow).n).toBe(1);
@@ -411,7 +546,7 @@ describe('publicAnswerCache', () => {
   });
 
   it('sends a kept answer gzipped to a client that accepts it', async () => {
-    const path = '/graphql?pad=1200';
+    const path = padded(1200);
     const first = await ask(path, { headers: { 'accept-encoding': 'gzip' } });
     const second = await ask(path, { headers: { 'accept-encoding': 'gzip' } });
     expect(second).toMatchObject({ n: first.n, age: '0' });
@@ -422,27 +557,31 @@ describe('publicAnswerCache', () => {
   });
 
   it('is bounded: the least recently used answers go first', async () => {
-    // About 600 bytes each: three fit in 2,000.
-    for (const pad of [600, 601, 602]) await ask(`/graphql?pad=${pad}`);
-    await ask('/graphql?pad=600'); // used again: now the most recent
-    await ask('/graphql?pad=603'); // pushes out 601, the least recently used
-    expect((await ask('/graphql?pad=600')).n).toBe(1);
-    expect((await ask('/graphql?pad=601')).n).toBe(5);
+    // About 1,300 bytes each (600 of body; an answer's own cost and its headers'): three fit in 4,500.
+    for (const pad of [600, 601, 602]) await ask(padded(pad));
+    expect(cache.kept().answers).toBe(3);
+    await ask(padded(600)); // used again: now the most recent
+    await ask(padded(603)); // pushes out 601, the least recently used
+    expect((await ask(padded(600))).n).toBe(1);
+    expect((await ask(padded(601))).n).toBe(5);
+    expect(cache.kept().bytes).toBeLessThanOrEqual(4_500);
   });
 });
 
 describe('createWriteTracker', () => {
-  it('reads may use the cache only when no write is in flight and none started since', () => {
-    const writes = createWriteTracker();
-    const g = writes.readableGeneration() as number;
+  it('each change of this process moves the generation and is announced; a replica’s moves it, unannounced', () => {
+    let announced = 0;
+    const writes = createWriteTracker(() => announced++);
+    const g = writes.generation();
     expect(writes.isCurrent(g)).toBe(true);
-    const end = writes.begin();
-    expect(writes.readableGeneration()).toBeNull();
+    writes.changed();
+    expect(announced).toBe(1);
     expect(writes.isCurrent(g)).toBe(false);
-    end();
-    end(); // twice changes nothing
-    const after = writes.readableGeneration() as number;
+    const after = writes.generation();
     expect(after).not.toBe(g);
     expect(writes.isCurrent(after)).toBe(true);
+    writes.invalidate();
+    expect(writes.isCurrent(after)).toBe(false);
+    expect(announced).toBe(1);
   });
 });

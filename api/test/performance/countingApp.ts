@@ -19,6 +19,8 @@ export interface Answer<T = Record<string, unknown>> {
 export interface CountingApp {
   server: RunningServer;
   db: Db;
+  /** The PostgreSQL database's URL (undefined on PGlite). */
+  databaseUrl: string | undefined;
   /** Every SQL statement the app issued since the last `statements()` call (and forgets them). */
   statements(): string[];
   /** An access token for a user that exists in the database (no Firebase needed). */
@@ -40,10 +42,12 @@ export interface CountingApp {
 export async function startCountingApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<CountingApp> {
   let recorded: string[] = [];
   let drop: (() => Promise<void>) | undefined;
+  let databaseUrl: string | undefined;
   let database: Config['database'] = { kind: 'pglite', dataDir: undefined };
   if (kind === 'postgres') {
     const created = await createTestDatabase();
     drop = created.drop;
+    databaseUrl = created.url;
     database = { kind: 'postgres', url: created.url, poolSize: 10 };
   }
   const config = testConfig({ database, ...overrides });
@@ -72,6 +76,7 @@ export async function startCountingApp(kind: DatabaseKind, overrides: Partial<Co
   return {
     server,
     db: opened.db,
+    databaseUrl,
     statements() {
       const taken = recorded;
       recorded = [];
