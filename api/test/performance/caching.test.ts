@@ -270,8 +270,6 @@ describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
       returning id`)) as unknown as { rows: { id: string }[] };
     const paidOrder = rows[0].id;
     const unknownId = '00000000-0000-4000-8000-000000000000';
-    expect(await searchTotal(name)).toBe(1);
-    expect(await searchTotal(name)).toBe(1); // now kept
     const notices = await noticesToReplicas();
     try {
       const rest = async (method: string, path: string, token?: string) =>
@@ -284,7 +282,10 @@ describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
         ).status;
       const code = async (mutation: string, token?: string) =>
         (await app.gql(mutation, {}, { token })).errors?.map((e) => e.extensions?.code).join();
+      // Each round keeps the answer afresh, so that the rounds of a loaded machine never outlast its s-maxage.
       for (let i = 0; i < 5; i++) {
+        expect(await searchTotal(name)).toBe(1);
+        expect(await searchTotal(name)).toBe(1); // now kept
         expect([
           await code('mutation { cancelOrder(id: "x") }'),
           await code('mutation { deletePart(id: "x") }', 'not-a-token'),
@@ -308,12 +309,13 @@ describe.each(databaseKinds)('caching of public answers on %s', (kind) => {
           404,
           400,
         ]);
+        // Still answered from memory.
+        app.statements();
+        const kept = await app.gql('query($s: String) { parts(search: $s) { total } }', { s: name });
+        expect(kept.headers.get('age')).toMatch(/^\d+$/);
+        expect(app.statements()).toEqual([]);
       }
-      // Still answered from memory, and no replica was told anything.
-      app.statements();
-      const kept = await app.gql('query($s: String) { parts(search: $s) { total } }', { s: name });
-      expect(kept.headers.get('age')).toMatch(/^\d+$/);
-      expect(app.statements()).toEqual([]);
+      // And no replica was told anything.
       await new Promise((resolve) => setTimeout(resolve, 200)); // a notice takes milliseconds
       expect(notices.count()).toBe(0);
 
