@@ -14,7 +14,8 @@ const exitWithParent = path.join(__dirname, 'exit-with-parent.cjs');
 /**
  * @param {{ smtpPort?: number, webPort?: number, dataDir?: string, timeoutMs?: number }} options
  *   dataDir: the emails are kept there (seen again after a restart).
- * @returns {Promise<{ smtpUrl: string, inboxUrl: string, pid: number, stop: () => Promise<void> }>}
+ * @returns {Promise<{ smtpUrl: string, inboxUrl: string, listUrl: string, pid: number, stop: () => Promise<void> }>}
+ *   inboxUrl: the web inbox, for a browser; listUrl: the same emails as JSON, for anything else (see below).
  */
 async function startMailCatcher(options = {}) {
   const smtpPort = options.smtpPort ?? 1025;
@@ -53,7 +54,11 @@ async function startMailCatcher(options = {}) {
   }
   return {
     smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
-    inboxUrl: `http://localhost:${webPort}`,
+    // MailDev 3 serves its inbox page at / only to a request that accepts text/html (a browser's); curl, fetch or
+    // a link checker asking / get 404 {"error":"Not found"}, and /index.html loads a page whose calls go astray.
+    // So the page's address is for a browser, and the JSON list (GET /api/email) is given beside it.
+    inboxUrl: `http://localhost:${webPort}/`,
+    listUrl: `http://localhost:${webPort}/api/email`,
     pid: child.pid,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {

@@ -53,7 +53,10 @@ if (!production && !env.SMTP_URL) {
       webPort: port('MAILDEV_WEB_PORT', 1080),
       dataDir: path.join(dataDir, 'mail'),
     });
-    console.log(`Emails the shop sends (order placed, receipts, ...) arrive in the inbox at ${mailCatcher.inboxUrl}`);
+    console.log(
+      `Emails the shop sends (order placed, receipts, ...) arrive in the inbox at ${mailCatcher.inboxUrl} ` +
+        `(open it in a browser; as JSON: ${mailCatcher.listUrl})`,
+    );
   } catch (error) {
     console.error(error.message);
     if (emulator) await emulator.stop();

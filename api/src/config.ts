@@ -153,6 +153,8 @@ export interface RateLimits {
   signInPerEmail: RateLimitRule | null;
   /** Contact form messages (`sendContactMessage`, POST /api/contact). */
   contactPerAddress: RateLimitRule | null;
+  /** Confirmations of contact messages per recipient address (normalised); past it the message is kept unconfirmed. */
+  contactPerRecipient: RateLimitRule | null;
   /** Orders placed (`placeOrder`, POST /api/orders): unpaid orders hold stock. */
   ordersPerUser: RateLimitRule | null;
   ordersPerAddress: RateLimitRule | null;
@@ -163,6 +165,7 @@ export const defaultRateLimits: RateLimits = {
   signInPerAddress: { max: 30, windowMs: 10 * 60_000 },
   signInPerEmail: { max: 10, windowMs: 10 * 60_000 },
   contactPerAddress: { max: 10, windowMs: 60 * 60_000 },
+  contactPerRecipient: { max: 3, windowMs: 24 * 60 * 60_000 },
   ordersPerUser: { max: 30, windowMs: 60 * 60_000 },
   ordersPerAddress: { max: 60, windowMs: 60 * 60_000 },
 };
@@ -377,6 +380,7 @@ const environment = z
     RATE_LIMIT_SIGN_IN_PER_ADDRESS: setting(rateLimit),
     RATE_LIMIT_SIGN_IN_PER_EMAIL: setting(rateLimit),
     RATE_LIMIT_CONTACT_PER_ADDRESS: setting(rateLimit),
+    RATE_LIMIT_CONTACT_PER_RECIPIENT: setting(rateLimit),
     RATE_LIMIT_ORDERS_PER_USER: setting(rateLimit),
     RATE_LIMIT_ORDERS_PER_ADDRESS: setting(rateLimit),
     UNPAID_ORDER_EXPIRY: setting(duration(1000, 30 * 86_400_000, '1s to 30d')),
@@ -593,6 +597,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signInPerAddress: orDefault(settings.RATE_LIMIT_SIGN_IN_PER_ADDRESS, defaultRateLimits.signInPerAddress),
       signInPerEmail: orDefault(settings.RATE_LIMIT_SIGN_IN_PER_EMAIL, defaultRateLimits.signInPerEmail),
       contactPerAddress: orDefault(settings.RATE_LIMIT_CONTACT_PER_ADDRESS, defaultRateLimits.contactPerAddress),
+      contactPerRecipient: orDefault(settings.RATE_LIMIT_CONTACT_PER_RECIPIENT, defaultRateLimits.contactPerRecipient),
       ordersPerUser: orDefault(settings.RATE_LIMIT_ORDERS_PER_USER, defaultRateLimits.ordersPerUser),
       ordersPerAddress: orDefault(settings.RATE_LIMIT_ORDERS_PER_ADDRESS, defaultRateLimits.ordersPerAddress),
     },

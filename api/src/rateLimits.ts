@@ -55,6 +55,25 @@ export function addressKey(address: string): string {
     .join(':')}::/64`;
 }
 
+/** Mailbox providers that ignore dots in the local part (`r.a.h.i.m@gmail.com` reaches `rahim@gmail.com`). */
+const dotlessDomains: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+
+/**
+ * The key a recipient address is counted under: the mailbox it reaches, as far as spelling goes. Lower-cased,
+ * without a `+tag` (sub-addresses most providers deliver to the same mailbox) and, at Gmail, without dots in
+ * the local part; so a script cannot get around a per-recipient limit by writing one address many ways.
+ */
+export function recipientKey(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf('@');
+  if (at < 1) return address;
+  const domain = address.slice(at + 1).replace(/\.+$/, '');
+  let local = address.slice(0, at).split('+')[0] || address.slice(0, at);
+  const dotless = dotlessDomains[domain];
+  if (dotless) local = local.replace(/\./g, '');
+  return `${local}@${dotless ?? domain}`;
+}
+
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
 /** "45 seconds", "1 minute", "10 minutes", "1 hour": rounded up. */
@@ -127,6 +146,7 @@ export function createRateLimits(settings: RateLimits, store: RateLimitStore = {
     signInPerAddress: counter('sign_in_address', settings.signInPerAddress),
     signInPerEmail: counter('sign_in_email', settings.signInPerEmail),
     contactPerAddress: counter('contact_address', settings.contactPerAddress),
+    contactPerRecipient: counter('contact_recipient', settings.contactPerRecipient),
     ordersPerUser: counter('orders_user', settings.ordersPerUser),
     ordersPerAddress: counter('orders_address', settings.ordersPerAddress),
   };
@@ -150,6 +170,13 @@ export function createRateLimits(settings: RateLimits, store: RateLimitStore = {
     async contactFrom(client: Client | undefined) {
       if (client)
         await check('contactPerAddress', addressKey(client.address), 'Too many messages sent from your network.');
+    },
+    /**
+     * Counts a contact form confirmation to `email` (per normalised address): whether it may be sent. Never
+     * refused with 429, so the form answers the same either way and nobody learns whether a mail went out.
+     */
+    async contactConfirmationTo(email: string): Promise<boolean> {
+      return ((await counters.contactPerRecipient?.hit(recipientKey(email))) ?? 0) === 0;
     },
     /**
      * Counts an order about to be placed, per address and per user; answers how to give the attempt back if

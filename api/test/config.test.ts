@@ -298,6 +298,7 @@ describe('configuration for production (DATABASE_URL set)', () => {
         signInPerAddress: { max: 30, windowMs: 10 * 60_000 },
         signInPerEmail: { max: 10, windowMs: 10 * 60_000 },
         contactPerAddress: { max: 10, windowMs: 60 * 60_000 },
+        contactPerRecipient: { max: 3, windowMs: 24 * 60 * 60_000 },
         ordersPerUser: { max: 30, windowMs: 60 * 60_000 },
         ordersPerAddress: { max: 60, windowMs: 60 * 60_000 },
       });
@@ -309,6 +310,7 @@ describe('configuration for production (DATABASE_URL set)', () => {
           RATE_LIMIT_SIGN_IN_PER_ADDRESS: '100/15m',
           RATE_LIMIT_SIGN_IN_PER_EMAIL: '5 / 30s',
           RATE_LIMIT_CONTACT_PER_ADDRESS: '3/2h',
+          RATE_LIMIT_CONTACT_PER_RECIPIENT: '5/48h',
           RATE_LIMIT_ORDERS_PER_USER: 'off',
           RATE_LIMIT_ORDERS_PER_ADDRESS: 'OFF',
         }),
@@ -317,6 +319,7 @@ describe('configuration for production (DATABASE_URL set)', () => {
         signInPerAddress: { max: 100, windowMs: 15 * 60_000 },
         signInPerEmail: { max: 5, windowMs: 30_000 },
         contactPerAddress: { max: 3, windowMs: 2 * 3_600_000 },
+        contactPerRecipient: { max: 5, windowMs: 48 * 3_600_000 },
         ordersPerUser: null,
         ordersPerAddress: null,
       });

@@ -1,8 +1,9 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../src/db/database';
-import { orders, testPaymentIntents } from '../src/db/schema';
+import { orders, outbox, testPaymentIntents } from '../src/db/schema';
 import { startServer, type RunningServer } from '../src/server';
 import type { Actor } from '../src/services/actor';
+import { expireDueOrdersIn } from '../src/services/expiry';
 import { orderExpiredMessage } from '../src/services/ordersService';
 import { unpayableMessages } from '../src/services/paymentsService';
 import {
@@ -317,6 +318,73 @@ describe.each(databaseKinds)('unpaid orders expire (%s)', (kind) => {
     expect(placed.status).toBe('unpaid');
     expect((await orderRow(app, order.id))?.status).toBe('expired');
     expect((await partRow(app, part.id)).available).toBe(35);
+  });
+
+  describe('a checkout expires as one: every order in one transaction, one email', () => {
+    const contact = { name: 'Rider Two', phone: '01712345678', address: 'Road 7, Dhaka' };
+    /** A new customer's checkout of Pads, Chain and Filter, taking all the Pads there are; then time passes. */
+    async function dueCheckout() {
+      const buyerUser = await signUp(app);
+      const buyer = await actorOf(app, buyerUser);
+      const shelf = await Promise.all(
+        ['Pads', 'Chain', 'Filter'].map((name) =>
+          addPartAs(app, admin, { name, price: 2, minOrder: 1, available: 50 }),
+        ),
+      );
+      const lines = shelf.map((p, i) => ({ partId: p.id, orderAmount: i === 0 ? 50 : 5 }));
+      const placed = await services().orders.placeCheckout(buyer, contact, lines);
+      await makeDue(...placed.map((o) => o.id));
+      return { buyer, email: buyerUser.email, shelf, placed };
+    }
+    /** The checkout's orders: their status, and the transaction that last wrote each (PostgreSQL's xmin). */
+    const written = (ids: string[]) =>
+      db()
+        .select({ status: orders.status, by: sql<string>`${orders}.xmin::text` })
+        .from(orders)
+        .where(inArray(orders.id, ids));
+    const expiredMail = (to: string) =>
+      db()
+        .select()
+        .from(outbox)
+        .where(sql`${outbox.kind} = 'order_expired' and ${outbox.toAddress} = ${to}`);
+
+    it('an order of one of its parts, placed after the expiry, expires the whole checkout (then the sweep finds none)', async () => {
+      const { email, shelf, placed } = await dueCheckout();
+      // The Pads are sold out until the checkout's hold is given back: this order expires what is due of them.
+      const other = await actorOf(app, await signUp(app));
+      await quietly(() => placeOrderAs(app, other, shelf[0].id, { orderAmount: 5 }));
+      expect(await quietly(sweep)).toBe(0);
+      const rows = await written(placed.map((o) => o.id));
+      expect(rows.map((r) => r.status)).toEqual(['expired', 'expired', 'expired']);
+      expect(new Set(rows.map((r) => r.by)).size).toBe(1);
+      const mail = await expiredMail(email);
+      expect(mail).toHaveLength(1);
+      expect(mail[0].subject).toBe('3 of your PartsYard orders expired unpaid');
+      for (const line of ['Pads: 50 x', 'Chain: 5 x', 'Filter: 5 x']) expect(mail[0].text).toContain(line);
+      expect((await Promise.all(shelf.map((p) => partRow(app, p.id)))).map((p) => p.available)).toEqual([45, 50, 50]);
+    });
+
+    it('the payment page finding one of its orders due expires the whole checkout (409)', async () => {
+      const { buyer, email, shelf, placed } = await dueCheckout();
+      const refused = await quietly(() =>
+        expectAppError(services().payments.createPaymentIntent(buyer, placed[1].id), 'CONFLICT'),
+      );
+      expect(refused.message).toBe(orderExpiredMessage);
+      const rows = await written(placed.map((o) => o.id));
+      expect(rows.map((r) => r.status)).toEqual(['expired', 'expired', 'expired']);
+      expect(new Set(rows.map((r) => r.by)).size).toBe(1);
+      expect(await expiredMail(email)).toHaveLength(1);
+      for (const p of shelf) expect((await partRow(app, p.id)).available).toBe(50);
+    });
+
+    it('a batch limit never cuts a checkout in half: its other orders come with it', async () => {
+      const { email, placed } = await dueCheckout();
+      const expired = await quietly(() =>
+        db().transaction((tx) => expireDueOrdersIn(tx, eq(orders.id, placed[2].id), 1)),
+      );
+      expect(expired.map((o) => o.id).sort()).toEqual(placed.map((o) => o.id).sort());
+      expect(await expiredMail(email)).toHaveLength(1);
+    });
   });
 
   it('admins list expired orders by status (GraphQL and REST ?status=), and a bad status is 400', async () => {

@@ -115,11 +115,24 @@ describe('npm start (embedded defaults)', () => {
     expect(order.status).toBe(200);
     const { insertedId } = (await order.json()) as { insertedId: string };
 
-    // The order's email arrives in the local mail catcher, whose inbox address was printed.
-    expect(output).toContain(`arrive in the inbox at http://localhost:${ports.inbox}`);
-    const inbox = `http://127.0.0.1:${ports.inbox}/api/email`;
+    // The order's email arrives in the local mail catcher, at the addresses printed: the inbox page answers a
+    // browser (MailDev's page and its script), and the JSON list answers anything.
+    const printed = /arrive in the inbox at (http:\/\/\S+) \(open it in a browser; as JSON: (http:\/\/\S+)\)/.exec(
+      output,
+    );
+    expect(printed?.slice(1)).toEqual([
+      `http://localhost:${ports.inbox}/`,
+      `http://localhost:${ports.inbox}/api/email`,
+    ]);
+    const [page, list] = (printed?.slice(1) ?? []).map((url) => url.replace('//localhost:', '//127.0.0.1:'));
+    const browsing = await fetch(page, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(browsing.status).toBe(200);
+    const html = await browsing.text();
+    expect(html).toContain('<title>MailDev</title>');
+    const script = /<script[^>]+src="\.?\/?([^"]+\.js)"/.exec(html)?.[1] ?? '';
+    expect((await fetch(new URL(script, page))).status).toBe(200);
     const subjects = async () =>
-      ((await (await fetch(inbox)).json()) as { subject: string; to: { address: string }[] }[])
+      ((await (await fetch(list)).json()) as { subject: string; to: { address: string }[] }[])
         .filter((m) => m.to.some((t) => t.address === 'customer@partsyard.test'))
         .map((m) => m.subject);
     await waitFor(async () => (await subjects()).some((s) => s.includes('pay by')), 15_000, 'the order email');

@@ -375,9 +375,10 @@ export const contactMessages = pgTable(
 /**
  * The transactional outbox of order emails (issue 14): a message is written in the same transaction as the
  * change it tells about (a rolled-back change leaves none), and the mail worker (api/src/services/mailer.ts)
- * delivers it. A worker claims a row by setting `lockedUntil` (a lease) in one statement under
- * `FOR UPDATE SKIP LOCKED`, so two workers never hold one message; an unsent row whose lease ran out (its
- * worker died) is claimed again. `dedupeKey` makes enqueueing the same message twice a no-op.
+ * delivers it. A worker claims a row by setting `lockedUntil` (a lease) and a fresh `leaseToken` in one
+ * statement under `FOR UPDATE SKIP LOCKED`, so two workers never hold one message; an unsent row whose lease ran
+ * out (its worker died) is claimed again, and the worker that lost it can no longer renew, send or mark it (every
+ * later write names the token). `dedupeKey` makes enqueueing the same message twice a no-op.
  */
 export const outbox = pgTable(
   'outbox',
@@ -392,6 +393,8 @@ export const outbox = pgTable(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    /** Which claim holds the lease: a new uuid per claim, checked by each write of the worker holding it. */
+    leaseToken: uuid('lease_token'),
     sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
     /** Set when the mail server refused the message for good (a 5xx answer): not tried again. */
     failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),

@@ -3,6 +3,7 @@ import { count, desc } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { contactMessages, type ContactMessageRow } from '../db/schema';
 import { badInput } from '../errors';
+import { logger } from '../logger';
 import type { Client, RateLimiter } from '../rateLimits';
 import type { Actor } from './actor';
 import { authorize } from './rights';
@@ -12,19 +13,34 @@ import { enqueueEmail } from './outbox';
 
 export function createContactService(db: Db, rateLimits: RateLimiter) {
   return {
-    /** Keeps a message from the home page's contact form for the admins to read (rate limited per address). */
+    /**
+     * Keeps a message from the home page's contact form for the admins to read (rate limited per client address),
+     * and confirms it to the address given. Anyone may give any address, so the confirmation carries none of the
+     * sender's text (the form would otherwise mail strangers what a script wrote), and an address gets a few a
+     * day at most (RATE_LIMIT_CONTACT_PER_RECIPIENT): past that the message is still kept, unconfirmed, and the
+     * answer is the same.
+     */
     async sendMessage(input: unknown, client?: Client): Promise<ContactMessageRow> {
       await rateLimits.contactFrom(client);
       const result = check(contactSchema, input);
       if (!result.ok) throw badInput(result.errors);
-      return db.transaction(async (tx) => {
-        const [message] = await tx
+      const email = result.value.email.toLowerCase();
+      const confirm = await rateLimits.contactConfirmationTo(email);
+      const message = await db.transaction(async (tx) => {
+        const [kept] = await tx
           .insert(contactMessages)
-          .values({ ...result.value, email: result.value.email.toLowerCase(), phone: result.value.phone ?? '' })
+          .values({ ...result.value, email, phone: result.value.phone ?? '' })
           .returning();
-        await enqueueEmail(tx, contactConfirmationEmail(message));
-        return message;
+        if (confirm) await enqueueEmail(tx, contactConfirmationEmail(kept));
+        return kept;
       });
+      if (!confirm) {
+        logger.info('a contact message was kept without a confirmation: its address had all it may get today', {
+          event: 'contact_confirmation_withheld',
+          contactMessageId: message.id,
+        });
+      }
+      return message;
     },
 
     async listMessages(actor: Actor | null, args: { offset?: number | null; limit?: number | null }) {

@@ -197,14 +197,12 @@ export function expiredEmail(orders: EmailOrder[]): OutboxMessage {
   };
 }
 
-/** The contact form's confirmation to the sender, quoting their message. */
-export function contactConfirmationEmail(message: {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  message: string;
-}): OutboxMessage {
+/**
+ * The contact form's confirmation to the address the sender gave. Anyone can give any address, so it holds only
+ * the shop's own words: no name, no message, nothing a sender wrote (the form must not carry a stranger's text to
+ * someone's inbox under the shop's name).
+ */
+export function contactConfirmationEmail(message: { id: string; email: string; createdAt: Date }): OutboxMessage {
   return {
     kind: 'contact_confirmation',
     to: message.email,
@@ -212,10 +210,11 @@ export function contactConfirmationEmail(message: {
     dedupeKey: `contact_confirmation:${message.id}`,
     ...render('Thank you for your message', {
       paragraphs: [
-        `Hello ${oneLine(message.firstName)} ${oneLine(message.lastName)},`,
-        'We have received your message and will answer soon. This is what you wrote:',
-        message.message,
+        'Hello,',
+        `We have received the message sent with this email address through the contact form of PartsYard on ${utcTime(message.createdAt)}, and we will answer it soon.`,
+        'If you did not write to us, someone else gave your address: you need not do anything.',
       ],
+      facts: [['Reference', shortId(message.id)]],
     }),
   };
 }

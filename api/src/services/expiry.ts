@@ -17,9 +17,16 @@ import { releaseStock } from './stock';
  * stock is given back in the same transaction, part by part in id order (as deleting a user does), so two
  * sweeps wait for each other on a part but never deadlock. Time is the database's `now()`: replicas whose
  * clocks disagree still agree on what is due.
+ *
+ * A checkout expires as one (issue 32): the orders placed together share their expiry and are paid with one
+ * payment, so whichever due order is found (by the sweep, by part, by the payment page) brings every other unpaid
+ * order of its checkout into the same transaction and the same email.
  */
 
-/** How many orders one sweep transaction expires at most (the sweep repeats while it finds a full batch). */
+/**
+ * How many due orders one sweep transaction selects at most (the sweep repeats while it finds a full batch); their
+ * checkouts' other orders come with them beyond it.
+ */
 export const expiryBatch = 200;
 
 /** Unpaid orders past their expiry, matching `where`. */
@@ -41,30 +48,60 @@ export const partHasDueOrders = (partId: SQL | AnyPgColumn) => {
 };
 
 /**
- * Expires the unpaid orders that are due and match `where`, inside `tx`: answers the orders expired. A row
- * this transaction already holds (the payment that found its order due) is not skipped.
+ * Expires the unpaid orders that are due and match `where`, inside `tx`, each with every other unpaid order of
+ * its checkout (a checkout expires as one: one transaction, one email): answers the orders expired. A row this
+ * transaction already holds (the payment that found its order due) is not skipped.
  */
 export async function expireDueOrdersIn(tx: Tx, where?: SQL, limit = expiryBatch): Promise<OrderRow[]> {
+  return (await expireBatch(tx, where, limit)).expired;
+}
+
+/**
+ * One batch: up to `limit` due orders matching `where` (`full` when there were that many, so more may be due),
+ * and their checkouts whole. A checkout some of whose unpaid orders another transaction holds (a payment, a
+ * cancel, another sweep) is left entirely to later: expiring only the rows this one could take would split it.
+ */
+async function expireBatch(tx: Tx, where: SQL | undefined, limit: number) {
   const due = await tx
-    .select({ id: orders.id })
+    .select({ id: orders.id, checkoutId: orders.checkoutId })
     .from(orders)
     .where(dueWhere(where))
     .orderBy(orders.expiresAt)
     .limit(limit)
     .for('update', { skipLocked: true });
-  if (!due.length) return [];
-  const ids = due.map((o) => o.id);
+  const full = due.length === limit;
+  if (!due.length) return { expired: [], full };
+  const ids = new Set(due.filter((o) => !o.checkoutId).map((o) => o.id));
+  const checkouts = [...new Set(due.flatMap((o) => (o.checkoutId ? [o.checkoutId] : [])))];
+  if (checkouts.length) {
+    // The checkouts' other orders need not match `where` (another part's line) nor fit in the limit.
+    const unpaidOfCheckouts = and(inArray(orders.checkoutId, checkouts), eq(orders.status, 'unpaid'));
+    const held = await tx
+      .select({ id: orders.id })
+      .from(orders)
+      .where(unpaidOfCheckouts)
+      .for('update', { skipLocked: true });
+    const heldIds = new Set(held.map((o) => o.id));
+    // Read after the locks: an unpaid order not held now is another transaction's, and its checkout waits.
+    const members = await tx
+      .select({ id: orders.id, checkoutId: orders.checkoutId })
+      .from(orders)
+      .where(unpaidOfCheckouts);
+    const split = new Set(members.filter((o) => !heldIds.has(o.id)).map((o) => o.checkoutId));
+    for (const o of members) if (!split.has(o.checkoutId)) ids.add(o.id);
+  }
+  if (!ids.size) return { expired: [], full };
   const expired = await tx
     .update(orders)
     .set({ status: 'expired' })
-    .where(and(inArray(orders.id, ids), eq(orders.status, 'unpaid')))
+    .where(and(inArray(orders.id, [...ids]), eq(orders.status, 'unpaid')))
     .returning();
   const taken = new Map<string, number>();
   for (const { partId, orderAmount } of expired) {
     if (partId) taken.set(partId, (taken.get(partId) ?? 0) + orderAmount);
   }
   for (const partId of [...taken.keys()].sort()) await releaseStock(tx, partId, taken.get(partId) ?? 0);
-  // One email per customer for the orders this batch expired (a checkout's orders expire together).
+  // One email per customer for the orders this batch expired (whole checkouts, so never two for one checkout).
   const byCustomer = new Map<string, OrderRow[]>();
   for (const order of expired) {
     if (!order.userId) continue;
@@ -75,8 +112,8 @@ export async function expireDueOrdersIn(tx: Tx, where?: SQL, limit = expiryBatch
   await tx
     .update(gatewayIntents)
     .set({ nextCheckAt: sql`now()` })
-    .where(and(inArray(gatewayIntents.orderId, intentKeys(expired, ids)), eq(gatewayIntents.status, 'open')));
-  return expired;
+    .where(and(inArray(gatewayIntents.orderId, intentKeys(expired, [...ids])), eq(gatewayIntents.status, 'open')));
+  return { expired, full };
 }
 
 /** The ids a payment intent of these orders is noted under: each order's, and its checkout's (issue 14). */
@@ -109,10 +146,11 @@ export async function expireDueOrders(db: Db, where?: SQL): Promise<number> {
   if (!anyDue) return 0;
   let total = 0;
   for (;;) {
-    const expired = await db.transaction((tx) => expireDueOrdersIn(tx, where));
+    const { expired, full } = await db.transaction((tx) => expireBatch(tx, where, expiryBatch));
     logExpired(expired);
     total += expired.length;
-    if (expired.length < expiryBatch) return total;
+    // A full batch that expired nothing was all checkouts other transactions hold: the next sweep's.
+    if (!full || !expired.length) return total;
   }
 }
 

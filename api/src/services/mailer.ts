@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
@@ -9,16 +10,21 @@ import { describeError, logger } from '../logger';
  * The mail worker: delivers the outbox (outbox.ts) over SMTP with nodemailer.
  *
  * - Claiming: one statement takes up to `batch` due rows `FOR UPDATE SKIP LOCKED` and sets a lease
- *   (`locked_until = now() + lease`), so any number of workers (replicas) run at once and never hold the same
- *   message: a row leased by one is not due for the others until its lease runs out.
+ *   (`locked_until = now() + lease`) and a new `lease_token`, so any number of workers (replicas) run at once and
+ *   never hold the same message: a row leased by one is not due for the others until its lease runs out.
+ * - The lease is fenced (issue 32): every later write of the worker (renewing, marking sent, retry or failed)
+ *   names its token, so once another worker has claimed the row again the first can no longer touch it. Before
+ *   each send the worker renews the message's lease, and sends nothing if that finds the message claimed by
+ *   another (its lease ran out while the worker was busy with the batch's earlier messages, on a slow relay); while
+ *   the send lasts, the lease is renewed every third of it, so a slow or tarpitting relay never lets the lease run
+ *   out under a send in progress and another worker send the message too.
  * - Delivery: each message is sent, then marked sent. A failure (server down, timeout, a 4xx answer) puts the
  *   message back with exponential backoff (base x 2^(attempts-1), capped, with jitter) and the error noted; a
  *   permanent refusal (5xx to the recipient or the data) marks it failed and logs an error, it is not retried.
  * - Nothing is lost: a message leaves the table's due set only once the server accepted it. A worker that dies
- *   mid-send leaves a lease that runs out, and the next worker sends it again: delivery is at least once. The
- *   lease (5 minutes) is far longer than nodemailer's timeouts (30 s each), so a live worker always finishes or
- *   gives up before anyone else may take its message; only a crash between the server's "250 accepted" and the
- *   "sent" mark can send one twice, and then with the same Message-ID (`<outbox id@domain>`) for the receiver.
+ *   mid-send leaves a lease that runs out, and the next worker sends it again: delivery is at least once. Only a
+ *   crash (or the database out of reach for a whole lease) between the server's "250 accepted" and the "sent" mark
+ *   can send one twice, and then with the same Message-ID (`<outbox id@domain>`) for the receiver.
  * - Time is the database's `now()`, so replicas with skewed clocks agree on what is due.
  */
 export interface Mailer {
@@ -43,6 +49,7 @@ export interface MailerOptions {
   /** Period of the worker's timer; null: no timer (tests call runOnce). */
   pollIntervalMs: number | null;
   batch?: number;
+  /** How long a claim holds a message; renewed before its send and every third of it while the send lasts. */
   leaseMs?: number;
   /** First retry after this; doubled per attempt up to maxBackoffMs. */
   backoffMs?: number;
@@ -52,7 +59,8 @@ export interface MailerOptions {
 }
 
 export const mailDefaults = {
-  batch: 20,
+  /** Few: the batch's later messages wait under their claim's lease while the earlier ones are sent. */
+  batch: 5,
   leaseMs: 5 * 60_000,
   backoffMs: 5_000,
   maxBackoffMs: 60 * 60_000,
@@ -77,8 +85,11 @@ const isPermanent = (error: unknown) => {
   return (responseCode ?? 0) >= 500 && (command === 'RCPT TO' || command === 'DATA');
 };
 
+/** A message as a claim took it: `leaseToken` names that claim. */
+export type ClaimedMail = OutboxRow & { leaseToken: string };
+
 /** Takes up to `batch` due messages under a lease, in one statement (see above). */
-export async function claimDueMail(db: Db, batch: number, leaseMs: number): Promise<OutboxRow[]> {
+export async function claimDueMail(db: Db, batch: number, leaseMs: number): Promise<ClaimedMail[]> {
   const due = db
     .select({ id: outbox.id })
     .from(outbox)
@@ -93,14 +104,31 @@ export async function claimDueMail(db: Db, batch: number, leaseMs: number): Prom
     .orderBy(asc(outbox.nextAttemptAt))
     .limit(batch)
     .for('update', { skipLocked: true });
-  return db
+  const leaseToken = randomUUID();
+  const claimed = await db
     .update(outbox)
-    .set({
-      lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
-      attempts: sql`${outbox.attempts} + 1`,
-    })
+    .set({ lockedUntil: leaseFor(leaseMs), leaseToken, attempts: sql`${outbox.attempts} + 1` })
     .where(inArray(outbox.id, due))
     .returning();
+  return claimed.map((row) => ({ ...row, leaseToken }));
+}
+
+const leaseFor = (leaseMs: number) => sql`now() + make_interval(secs => ${leaseMs / 1000})`;
+
+/** The row, while the claim that took it still holds it. */
+const heldBy = (row: ClaimedMail) => and(eq(outbox.id, row.id), eq(outbox.leaseToken, row.leaseToken));
+
+/**
+ * Extends the lease of a claimed, unsent message to `leaseMs` from now: false when another claim holds it (or it
+ * was sent or failed meanwhile), and then this worker must not send it.
+ */
+export async function renewLease(db: Db, row: ClaimedMail, leaseMs: number): Promise<boolean> {
+  const renewed = await db
+    .update(outbox)
+    .set({ lockedUntil: leaseFor(leaseMs) })
+    .where(and(heldBy(row), isNull(outbox.sentAt), isNull(outbox.failedAt)))
+    .returning({ id: outbox.id });
+  return renewed.length > 0;
 }
 
 function messageIdDomain(from: string): string {
@@ -132,23 +160,51 @@ export function startMailer(db: Db, options: MailerOptions): Mailer {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
-  async function deliver(row: OutboxRow, run: MailRun) {
+  /** Runs `send` with the lease of `row` renewed every third of it, so that no other worker takes it meanwhile. */
+  async function holdingLease<T>(row: ClaimedMail, send: () => Promise<T>): Promise<T> {
+    const renewal = setInterval(() => {
+      renewLease(db, row, settings.leaseMs).catch((error: unknown) =>
+        logger.warn('the lease of an email being sent could not be renewed', {
+          outboxId: row.id,
+          ...describeError(error),
+        }),
+      );
+    }, settings.leaseMs / 3);
     try {
-      await transport.sendMail({
-        from: settings.from,
-        to: row.toAddress,
-        subject: row.subject,
-        html: row.html,
-        text: row.text,
-        messageId: `<${row.id}@${domain}>`,
+      return await send();
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  async function deliver(row: ClaimedMail, run: MailRun) {
+    if (!(await renewLease(db, row, settings.leaseMs))) {
+      // Its claim's lease ran out while earlier messages were sent: another worker holds it now and sends it.
+      logger.info('an email claimed by this worker was claimed by another before it was sent: left to that one', {
+        event: 'email_lease_lost',
+        outboxId: row.id,
+        kind: row.kind,
       });
+      return;
+    }
+    try {
+      await holdingLease(row, () =>
+        transport.sendMail({
+          from: settings.from,
+          to: row.toAddress,
+          subject: row.subject,
+          html: row.html,
+          text: row.text,
+          messageId: `<${row.id}@${domain}>`,
+        }),
+      );
     } catch (error) {
       const { error: message } = describeError(error);
       if (isPermanent(error)) {
         await db
           .update(outbox)
-          .set({ failedAt: sql`now()`, lockedUntil: null, lastError: message })
-          .where(eq(outbox.id, row.id));
+          .set({ failedAt: sql`now()`, lockedUntil: null, leaseToken: null, lastError: message })
+          .where(heldBy(row));
         logger.error('the mail server refused an email for good: it is not retried', {
           event: 'email_failed',
           outboxId: row.id,
@@ -165,9 +221,10 @@ export function startMailer(db: Db, options: MailerOptions): Mailer {
         .set({
           nextAttemptAt: sql`now() + make_interval(secs => ${waitMs / 1000})`,
           lockedUntil: null,
+          leaseToken: null,
           lastError: message,
         })
-        .where(and(eq(outbox.id, row.id), isNull(outbox.sentAt)));
+        .where(and(heldBy(row), isNull(outbox.sentAt)));
       logger.warn('an email could not be sent yet: it is tried again later', {
         outboxId: row.id,
         kind: row.kind,
@@ -178,10 +235,20 @@ export function startMailer(db: Db, options: MailerOptions): Mailer {
       run.retried += 1;
       return;
     }
-    await db
+    const marked = await db
       .update(outbox)
-      .set({ sentAt: sql`now()`, lockedUntil: null, lastError: null })
-      .where(eq(outbox.id, row.id));
+      .set({ sentAt: sql`now()`, lockedUntil: null, leaseToken: null, lastError: null })
+      .where(heldBy(row))
+      .returning({ id: outbox.id });
+    if (!marked.length) {
+      // The lease could not be renewed for a whole lease (the database out of reach): another worker may send it
+      // again, with the same Message-ID.
+      logger.warn('an email was sent after its lease was lost: it may be delivered twice', {
+        event: 'email_sent_lease_lost',
+        outboxId: row.id,
+        kind: row.kind,
+      });
+    }
     logger.info('email sent', { event: 'email_sent', outboxId: row.id, kind: row.kind, attempts: row.attempts });
     run.sent += 1;
   }

@@ -1,5 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
-import { orders, parts, payments } from '../../src/db/schema';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { orders, outbox, parts, payments } from '../../src/db/schema';
+import { AppError } from '../../src/errors';
+import type { Actor } from '../../src/services/actor';
 import { unpayableMessages } from '../../src/services/paymentsService';
 import { databaseKinds, type DatabaseKind } from '../support/env';
 import { addPart, orderInput } from '../support/fixtures';
@@ -138,5 +140,107 @@ describe.each(databaseKinds)('a payment racing the expiry of its order %s', (kin
     const expiredLines = logs.events('order_expired');
     expect(new Set(expiredLines.map((l) => l.orderId)).size).toBe(expiredLines.length);
     expect(expiredLines).toHaveLength(outcomes.expired);
+  });
+});
+
+/**
+ * A checkout expires as one (issue 32): its lines due at about the same moment, while two sweeps, orders of each
+ * of its parts (sold out by it, so each asks for that part's due orders first) and its payment page race. Every
+ * round the checkout ends with all its orders expired by one transaction and one "expired" email.
+ */
+describe.each(databaseKinds)('a checkout racing its expiry %s', (kind) => {
+  let app: TestApp;
+  let admin: TestUser;
+  let otherActor: Actor;
+
+  beforeAll(async () => {
+    app = await startTestApp(kind);
+    admin = await app.signUp({ admin: true });
+    otherActor = await actorOf(await app.signUp());
+  });
+  afterAll(() => app?.close());
+
+  const db = () => app.server.database.db;
+  const actorOf = async (user: TestUser) => {
+    const actor = await app.server.services.users.actorFor(user.userId, user.firebaseUid);
+    if (!actor) throw new Error('no actor');
+    return actor;
+  };
+  const contact = { name: 'Rider One', phone: '01712345678', address: 'Road 5, Dhaka' };
+
+  it(`expires every order of the checkout in one transaction, with one email (${title(kind)})`, async () => {
+    const logs = captureLogs();
+    try {
+      for (let round = 0; round < 12; round++) {
+        const buyer = await app.signUp();
+        const buyerActor = await actorOf(buyer);
+        const shelf = await Promise.all(
+          [0, 1, 2].map(() => addPart(app, admin.token, { price: 2, minOrder: 1, available: 20 })),
+        );
+        const placed = await app.server.services.orders.placeCheckout(
+          buyerActor,
+          contact,
+          shelf.map((partId) => ({ partId, orderAmount: 20 })),
+        );
+        const ids = placed.map((o) => o.id);
+        const offsetMs = [-1000, 0, 8][round % 3];
+        await db()
+          .update(orders)
+          .set({ expiresAt: sql`now() + make_interval(secs => ${offsetMs / 1000})` })
+          .where(inArray(orders.id, ids));
+        const { orders: ordersService, payments: paymentsService } = app.server.services;
+        // Called on the services, not over HTTP, so that none of them has a head start on the others.
+        const racers: (() => Promise<unknown>)[] = [
+          () => ordersService.expireDueOrders(),
+          ...shelf.map((partId) => () => ordersService.placeOrder(otherActor, orderInput(partId, { orderAmount: 1 }))),
+          () => ordersService.expireDueOrders(),
+          () => paymentsService.createPaymentIntent(buyerActor, ids[1]),
+        ];
+        // Staggered starts, a few milliseconds apart, in an order that turns each round: each goes first in turn.
+        const startAfter = (i: number) => ((i + round) % racers.length) * 4;
+        // Refusals are answers (409 expired, 400 sold out); anything else fails the test.
+        const answers = await Promise.all(
+          racers.map((race, i) =>
+            new Promise((r) => setTimeout(r, startAfter(i)))
+              .then(() => race())
+              .then(
+                () => 'ok',
+                (error: unknown) => {
+                  if (error instanceof AppError) return error.code;
+                  throw error;
+                },
+              ),
+          ),
+        );
+        for (const answer of answers) expect(['ok', 'CONFLICT', 'BAD_USER_INPUT']).toContain(answer);
+        // Whatever was not due during the race is by now, and the sweep takes it.
+        await new Promise((r) => setTimeout(r, 20));
+        await app.server.services.orders.expireDueOrders();
+
+        const rows = await db()
+          .select({ status: orders.status, by: sql<string>`${orders}.xmin::text` })
+          .from(orders)
+          .where(inArray(orders.id, ids));
+        expect(rows.map((r) => r.status)).toEqual(['expired', 'expired', 'expired']);
+        expect(new Set(rows.map((r) => r.by)).size).toBe(1);
+        const mail = await db()
+          .select()
+          .from(outbox)
+          .where(sql`${outbox.kind} = 'order_expired' and ${outbox.toAddress} = ${buyer.email}`);
+        expect(mail).toHaveLength(1);
+        expect(mail[0].subject).toBe('3 of your PartsYard orders expired unpaid');
+        // Each part's stock came back once: what is not on sale is held by the other customer's orders.
+        for (const partId of shelf) {
+          const [part] = await db().select().from(parts).where(eq(parts.id, partId));
+          const held = await db()
+            .select({ amount: orders.orderAmount })
+            .from(orders)
+            .where(sql`${orders.partId} = ${partId} and ${orders.status} = 'unpaid'`);
+          expect(part.available + held.reduce((sum, o) => sum + o.amount, 0)).toBe(20);
+        }
+      }
+    } finally {
+      logs.restore();
+    }
   });
 });

@@ -510,6 +510,7 @@ describe('the embedded database (PGlite) killed with SIGKILL in the middle of wr
         RATE_LIMIT_ORDERS_PER_USER: 'off',
         RATE_LIMIT_ORDERS_PER_ADDRESS: 'off',
         RATE_LIMIT_CONTACT_PER_ADDRESS: 'off',
+        RATE_LIMIT_CONTACT_PER_RECIPIENT: 'off',
         RATE_LIMIT_SIGN_IN_PER_ADDRESS: 'off',
         RATE_LIMIT_SIGN_IN_PER_EMAIL: 'off',
       },

@@ -26,6 +26,7 @@ export const noRateLimits: RateLimits = {
   signInPerAddress: null,
   signInPerEmail: null,
   contactPerAddress: null,
+  contactPerRecipient: null,
   ordersPerUser: null,
   ordersPerAddress: null,
 };

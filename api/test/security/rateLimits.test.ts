@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Config, RateLimits } from '../../src/config';
-import { contactMessages, orders, parts, users } from '../../src/db/schema';
-import { addressKey, createWindowCounter, waitInWords } from '../../src/rateLimits';
+import { contactMessages, orders, outbox, parts, users } from '../../src/db/schema';
+import { addressKey, createWindowCounter, recipientKey, waitInWords } from '../../src/rateLimits';
 import { databaseKinds } from '../support/env';
 import { orderInput, partInput } from '../support/fixtures';
 import { emulatorSignUp, startTestApp, uniqueEmail, type TestApp, type TestUser } from '../support/testApp';
@@ -62,6 +62,14 @@ describe('the window counter', () => {
     expect(addressKey('::1')).toBe('0:0:0:0::/64');
   });
 
+  it('counts a recipient by the mailbox the address reaches: case, +tags and Gmail’s dots do not make another', () => {
+    expect(recipientKey(' Rahim@Example.TEST ')).toBe('rahim@example.test');
+    expect(recipientKey('rahim+offer-1@example.test')).toBe('rahim@example.test');
+    expect(recipientKey('r.a.him+x@googlemail.com')).toBe('rahim@gmail.com');
+    expect(recipientKey('r.ahim@example.test')).toBe('r.ahim@example.test'); // dots matter elsewhere
+    expect(recipientKey('rahim@example.test.')).toBe('rahim@example.test');
+  });
+
   it('says how long to wait in words, rounded up', () => {
     expect([1, 1500, 59_000, 60_000, 61_000, 600_000, 3_600_000].map(waitInWords)).toEqual([
       '1 second',
@@ -81,6 +89,7 @@ const unlimited: RateLimits = {
   signInPerAddress: generous,
   signInPerEmail: generous,
   contactPerAddress: generous,
+  contactPerRecipient: generous,
   ordersPerUser: generous,
   ordersPerAddress: generous,
 };
@@ -270,6 +279,45 @@ describe.each(databaseKinds)('rate limits over HTTP (%s)', (kind) => {
         ).status,
       ).toBe(429);
       expect(await messageCount()).toBe(before + 2 + 2 + 2);
+    });
+  });
+
+  describe('contact confirmations, per recipient address', () => {
+    beforeAll(() => restart({ contactPerRecipient: tight(2, 60_000) }));
+    const send = (email: string, address: string) =>
+      post(
+        {
+          query: 'mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }',
+          variables: { input: { firstName: 'A', lastName: 'B', email, message: 'Hello' } },
+        },
+        from(address),
+      );
+    const confirmationsTo = async (...emails: string[]) =>
+      (
+        await app.server.database.db
+          .select({ to: outbox.toAddress })
+          .from(outbox)
+          .where(eq(outbox.kind, 'contact_confirmation'))
+      ).filter((m) => emails.includes(m.to)).length;
+    const messagesFrom = async (...emails: string[]) =>
+      (await app.server.database.db.select({ email: contactMessages.email }).from(contactMessages)).filter((m) =>
+        emails.includes(m.email),
+      ).length;
+
+    it('one address gets 2 confirmations a window however it is written and whichever network sends; the 3rd message is kept, answered alike, unconfirmed', async () => {
+      const spellings = ['victim@example.test', 'Victim+1@Example.test', 'victim+2@example.test'];
+      const answers = await Promise.all(spellings.map((email, i) => send(email, `198.51.100.${i + 1}`)));
+      // The same answer each time: nobody learns whether a mail went out.
+      for (const answer of answers) expect(answer.status).toBe(200);
+      expect(new Set(answers.map((a) => Object.keys(a.body).join()))).toEqual(new Set(['data']));
+      expect(await messagesFrom('victim@example.test', 'victim+1@example.test', 'victim+2@example.test')).toBe(3);
+      expect(await confirmationsTo('victim@example.test', 'victim+1@example.test', 'victim+2@example.test')).toBe(2);
+      // Another address goes on; in the next window, the first one gets confirmations again.
+      expect((await send('someone.else@example.test', '198.51.100.9')).status).toBe(200);
+      expect(await confirmationsTo('someone.else@example.test')).toBe(1);
+      skipAhead(60_000);
+      expect((await send('victim@example.test', '198.51.100.1')).status).toBe(200);
+      expect(await confirmationsTo('victim@example.test', 'victim+1@example.test', 'victim+2@example.test')).toBe(3);
     });
   });
 

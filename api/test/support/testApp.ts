@@ -93,6 +93,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       signInPerAddress: { max: 100_000, windowMs: 60_000 },
       signInPerEmail: { max: 100_000, windowMs: 60_000 },
       contactPerAddress: { max: 100_000, windowMs: 60_000 },
+      contactPerRecipient: { max: 100_000, windowMs: 60_000 },
       ordersPerUser: { max: 100_000, windowMs: 60_000 },
       ordersPerAddress: { max: 100_000, windowMs: 60_000 },
     },
