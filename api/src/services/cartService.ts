@@ -13,6 +13,7 @@ import {
   unitPriceCents,
 } from '@partsyard/common';
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { OrderLimits } from '../config';
 import type { Db, Tx } from '../db/database';
 import { cartLines, cartMerges, parts, type OrderRow, type PartRow } from '../db/schema';
 import { accountGone, badInput, conflict, notFound } from '../errors';
@@ -20,7 +21,13 @@ import type { Client, RateLimiter } from '../rateLimits';
 import { holdAccount } from './accountLock';
 import type { Actor } from './actor';
 import { authorize } from './rights';
-import { checkoutTooLargeMessage, emptyCartMessage, partGoneMessage, type OrdersService } from './ordersService';
+import {
+  checkoutTooLargeMessage,
+  emptyCartMessage,
+  partGoneMessage,
+  tooMuchHeldUnpaid,
+  type OrdersService,
+} from './ordersService';
 import { isId } from './paging';
 import type { PartsService } from './partsService';
 
@@ -60,7 +67,7 @@ export interface CartView {
   units: number;
   /**
    * Why the cart cannot be checked out as a whole though its lines may each be ordered (its total is more than
-   * one card payment), else null.
+   * one card payment, or than one customer may hold unpaid), else null.
    */
   problem: string | null;
   /** True when the cart has lines, every one can be ordered as it stands, and the whole has no problem. */
@@ -149,9 +156,16 @@ export function mergedAmount(part: PartRow, amount: number): { amount: number | 
 export const invalidAmountNote = (part: PartRow, amount: number) =>
   `${part.name}: an amount of ${amount} cannot be ordered; left out`;
 
-/** Why a cart whose lines can each be ordered cannot be checked out as a whole, else null. */
-function cartProblem(totalCents: number): string | null {
-  return totalCents > maxChargeCents ? checkoutTooLargeMessage : null;
+/**
+ * Why a cart whose lines can each be ordered cannot be checked out as a whole, else null: checkout's own refusals
+ * of its total (one card payment; what one customer may hold unpaid, counting this checkout alone).
+ */
+function cartProblem(totalCents: number, limits: OrderLimits): string | null {
+  if (totalCents > maxChargeCents) return checkoutTooLargeMessage;
+  if (totalCents > limits.unpaidValuePerCustomerCents) {
+    return tooMuchHeldUnpaid(0, totalCents, limits.unpaidValuePerCustomerCents);
+  }
+  return null;
 }
 
 export function createCartService(deps: {
@@ -159,8 +173,9 @@ export function createCartService(deps: {
   parts: PartsService;
   orders: OrdersService;
   rateLimits: RateLimiter;
+  limits: OrderLimits;
 }) {
-  const { db, parts: partsService, orders: ordersService, rateLimits } = deps;
+  const { db, parts: partsService, orders: ordersService, rateLimits, limits: orderLimits } = deps;
 
   async function cart(actor: Actor | null): Promise<CartView> {
     const { userId } = authorize('cart.cart', actor);
@@ -185,7 +200,7 @@ export function createCartService(deps: {
       };
     });
     const totalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
-    const problem = cartProblem(totalCents);
+    const problem = cartProblem(totalCents, orderLimits);
     return {
       lines,
       totalCents,
