@@ -589,8 +589,9 @@ async function main(): Promise<void> {
         ordersPerUser: null,
         ordersPerAddress: null,
       },
-      // Each racer places ~20 orders; the production cap would refuse them past 10. The sweeps run as in production.
-      orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 1000 },
+      // Each racer places ~20 orders; the production caps would refuse them past 10 (or $10,000). The sweeps run as
+      // in production.
+      orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 1000, unpaidValuePerCustomerCents: 100_000_000_000 },
       sweepIntervalMs: 15_000,
       // No mail server: the orders the bench places queue their emails (written in their transactions), unsent.
       mail: { smtpUrl: undefined, from: 'PartsYard <orders@bench.test>', pollIntervalMs: null },

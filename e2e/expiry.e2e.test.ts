@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop';
+import { generousOrderLimits } from '../api/test/support/testApp';
 
 /**
  * An unpaid order expires while its customer watches My Orders (issue 11): the row shows the time to pay by,
@@ -15,7 +16,10 @@ describe('an order expiring in front of its customer', () => {
   let page: Page;
 
   beforeAll(async () => {
-    shop = await startShop({ orders: { unpaidExpiryMs: 15_000, unpaidPerCustomer: 10 }, sweepIntervalMs: 1000 });
+    shop = await startShop({
+      orders: { ...generousOrderLimits, unpaidExpiryMs: 15_000, unpaidPerCustomer: 10 },
+      sweepIntervalMs: 1000,
+    });
     ({ context, page } = await shop.newPage());
   });
   afterAll(async () => {

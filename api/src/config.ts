@@ -130,6 +130,11 @@ export interface OrderLimits {
   unpaidExpiryMs: number;
   /** How many unpaid orders one customer may hold at once. */
   unpaidPerCustomer: number;
+  /**
+   * What one customer's unpaid orders not yet due may cost together, in cents: the stock one account can keep off
+   * sale (issue 32); paid orders do not count, so a buyer who pays as they go can still buy a part's whole stock.
+   */
+  unpaidValuePerCustomerCents: number;
 }
 
 /** A signed-in caller's query runs compiled once asked this many times (GRAPHQL_COMPILE_AFTER). */
@@ -137,7 +142,12 @@ export const defaultGraphqlCompileAfter = 10;
 /** An admin overview is reused for at most this long (OVERVIEW_MAX_AGE), unless a write comes first. */
 export const defaultOverviewMaxAgeMs = 5_000;
 
-export const defaultOrderLimits: OrderLimits = { unpaidExpiryMs: 60 * 60_000, unpaidPerCustomer: 10 };
+export const defaultOrderLimits: OrderLimits = {
+  unpaidExpiryMs: 60 * 60_000,
+  unpaidPerCustomer: 10,
+  // $10,000: under 4 % of the demo catalog's $254,000, and below the whole stock of most of its parts.
+  unpaidValuePerCustomerCents: 1_000_000,
+};
 /** The sweeps' default period: expired stock is back within this (plus the sweep's own run time). */
 export const defaultSweepIntervalMs = 15_000;
 
@@ -387,6 +397,9 @@ const environment = z
     UNPAID_ORDERS_PER_CUSTOMER: setting(
       wholeNumber(1, 1000, (value) => `must be a whole number from 1 to 1000, got "${value}"`),
     ),
+    UNPAID_VALUE_PER_CUSTOMER: setting(
+      wholeNumber(1, 100_000_000, (value) => `must be whole dollars from 1 to 100000000, got "${value}"`),
+    ),
     GRAPHQL_COMPILE_AFTER: setting(
       wholeNumber(1, 1000, (value) => `must be a whole number from 1 to 1000, got "${value}"`),
     ),
@@ -604,6 +617,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orders: {
       unpaidExpiryMs: settings.UNPAID_ORDER_EXPIRY ?? defaultOrderLimits.unpaidExpiryMs,
       unpaidPerCustomer: settings.UNPAID_ORDERS_PER_CUSTOMER ?? defaultOrderLimits.unpaidPerCustomer,
+      unpaidValuePerCustomerCents:
+        settings.UNPAID_VALUE_PER_CUSTOMER === undefined
+          ? defaultOrderLimits.unpaidValuePerCustomerCents
+          : settings.UNPAID_VALUE_PER_CUSTOMER * 100,
     },
     sweepIntervalMs: settings.SWEEP_INTERVAL ?? defaultSweepIntervalMs,
     mail: {

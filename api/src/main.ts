@@ -32,6 +32,7 @@ async function main() {
     authEmulator: config.firebase.emulatorHost ?? null,
     unpaidOrderExpirySeconds: config.orders.unpaidExpiryMs / 1000,
     unpaidOrdersPerCustomer: config.orders.unpaidPerCustomer,
+    unpaidValuePerCustomerDollars: config.orders.unpaidValuePerCustomerCents / 100,
     sweepIntervalSeconds: config.sweepIntervalMs === null ? null : config.sweepIntervalMs / 1000,
     mail: config.mail.smtpUrl ? `SMTP ${new URL(config.mail.smtpUrl).host}` : 'queued (no SMTP_URL)',
   });

@@ -347,9 +347,13 @@ describe('configuration for production (DATABASE_URL set)', () => {
   });
 
   describe('unpaid orders and the sweeps', () => {
-    it('default to a one-hour reservation, 10 unpaid orders per customer, a sweep every 15 s', () => {
+    it('default to a one-hour reservation, 10 unpaid orders and $10,000 unpaid per customer, a sweep every 15 s', () => {
       const config = loadConfig(production());
-      expect(config.orders).toEqual({ unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 10 });
+      expect(config.orders).toEqual({
+        unpaidExpiryMs: 3_600_000,
+        unpaidPerCustomer: 10,
+        unpaidValuePerCustomerCents: 1_000_000,
+      });
       expect(config.sweepIntervalMs).toBe(15_000);
     });
 
@@ -376,6 +380,16 @@ describe('configuration for production (DATABASE_URL set)', () => {
       for (const value of ['0', '-1', '2.5', 'ten', '1001'])
         expect(problemsOf(production({ UNPAID_ORDERS_PER_CUSTOMER: value }))).toEqual([
           `UNPAID_ORDERS_PER_CUSTOMER must be a whole number from 1 to 1000, got "${value}"`,
+        ]);
+    });
+
+    it('UNPAID_VALUE_PER_CUSTOMER is whole dollars from 1 to 100000000, kept in cents', () => {
+      expect(loadConfig(production({ UNPAID_VALUE_PER_CUSTOMER: '2500' })).orders.unpaidValuePerCustomerCents).toBe(
+        250_000,
+      );
+      for (const value of ['0', '-1', '2500.50', '$2500', 'ten', '100000001'])
+        expect(problemsOf(production({ UNPAID_VALUE_PER_CUSTOMER: value }))).toEqual([
+          `UNPAID_VALUE_PER_CUSTOMER must be whole dollars from 1 to 100000000, got "${value}"`,
         ]);
     });
 
@@ -476,6 +490,8 @@ describe('configuration for production (DATABASE_URL set)', () => {
       ['UNPAID_ORDER_EXPIRY', '30d', (c: Config) => c.orders.unpaidExpiryMs, 30 * 86_400_000],
       ['UNPAID_ORDERS_PER_CUSTOMER', '1', (c: Config) => c.orders.unpaidPerCustomer, 1],
       ['UNPAID_ORDERS_PER_CUSTOMER', '1000', (c: Config) => c.orders.unpaidPerCustomer, 1000],
+      ['UNPAID_VALUE_PER_CUSTOMER', '1', (c: Config) => c.orders.unpaidValuePerCustomerCents, 100],
+      ['UNPAID_VALUE_PER_CUSTOMER', '100000000', (c: Config) => c.orders.unpaidValuePerCustomerCents, 10_000_000_000],
       ['GRAPHQL_COMPILE_AFTER', '1', (c: Config) => c.graphqlCompileAfter, 1],
       ['GRAPHQL_COMPILE_AFTER', '1000', (c: Config) => c.graphqlCompileAfter, 1000],
       ['OVERVIEW_MAX_AGE', '0', (c: Config) => c.overviewMaxAgeMs, 0],

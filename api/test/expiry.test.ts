@@ -18,7 +18,7 @@ import {
 } from './services/helpers';
 import { databaseKinds } from './support/env';
 import { captureLogs } from './support/logs';
-import { startTestApp, testConfig, type TestApp, type TestUser } from './support/testApp';
+import { generousOrderLimits, startTestApp, testConfig, type TestApp, type TestUser } from './support/testApp';
 
 /**
  * Reservations that expire (issue 11): an unpaid order holds its stock for UNPAID_ORDER_EXPIRY, then becomes
@@ -36,7 +36,9 @@ describe.each(databaseKinds)('unpaid orders expire (%s)', (kind) => {
   let customer: Actor;
 
   beforeAll(async () => {
-    app = await startTestApp(kind, { orders: { unpaidExpiryMs: 90_000, unpaidPerCustomer: 1000 } });
+    app = await startTestApp(kind, {
+      orders: { ...generousOrderLimits, unpaidExpiryMs: 90_000, unpaidPerCustomer: 1000 },
+    });
     admin = await actorOf(app, await signUp(app, { admin: true }));
     customerUser = await signUp(app);
     customer = await actorOf(app, customerUser);
@@ -432,7 +434,10 @@ describe.each(databaseKinds)('the sweep runs by itself, on one replica or ten (%
   let app: TestApp | undefined;
 
   /** A short setting: orders expire 2 s after they are placed; each replica sweeps every second. */
-  const settings = { orders: { unpaidExpiryMs: 2000, unpaidPerCustomer: 1000 }, sweepIntervalMs: 1000 };
+  const settings = {
+    orders: { ...generousOrderLimits, unpaidExpiryMs: 2000, unpaidPerCustomer: 1000 },
+    sweepIntervalMs: 1000,
+  };
 
   afterEach(async () => {
     for (const replica of replicas.splice(0)) await replica.close();

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { databaseKinds } from './support/env';
 import { addPart, payOrder, placeOrder } from './support/fixtures';
-import { startTestApp, type TestApp, type TestUser } from './support/testApp';
+import { generousOrderLimits, startTestApp, type TestApp, type TestUser } from './support/testApp';
 
 /**
  * All Orders' totals come from `order_counts`, kept by triggers (migration 0010). Whatever writes orders
@@ -16,7 +16,7 @@ describe.each(databaseKinds)('kept order counts on %s', (kind) => {
   let app: TestApp;
   let admin: TestUser;
   beforeAll(async () => {
-    app = await startTestApp(kind, { orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 1000 } });
+    app = await startTestApp(kind, { orders: { ...generousOrderLimits, unpaidPerCustomer: 1000 } });
     admin = await app.signUp({ admin: true });
   });
   afterAll(() => app?.close());

@@ -4,15 +4,14 @@ import {
   checkoutSchema,
   dollarsToCents,
   formatDollars,
-  limits,
   maxChargeCents,
-  maxUnitsPerCharge,
   messages,
   nextTier,
   orderAmountSchema,
   unitPriceCents,
 } from '@partsyard/common';
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { OrderLimits } from '../config';
 import type { Db, Tx } from '../db/database';
 import { cartLines, cartMerges, parts, type OrderRow, type PartRow } from '../db/schema';
 import { accountGone, badInput, conflict, notFound } from '../errors';
@@ -20,7 +19,14 @@ import type { Client, RateLimiter } from '../rateLimits';
 import { holdAccount } from './accountLock';
 import type { Actor } from './actor';
 import { authorize } from './rights';
-import { checkoutTooLargeMessage, emptyCartMessage, partGoneMessage, type OrdersService } from './ordersService';
+import {
+  checkoutTooLargeMessage,
+  emptyCartMessage,
+  partGoneMessage,
+  tooMuchHeldUnpaid,
+  type OrdersService,
+} from './ordersService';
+import { invalidAmountNote, mergedAmount } from './cartMergeRule';
 import { isId } from './paging';
 import type { PartsService } from './partsService';
 
@@ -60,7 +66,7 @@ export interface CartView {
   units: number;
   /**
    * Why the cart cannot be checked out as a whole though its lines may each be ordered (its total is more than
-   * one card payment), else null.
+   * one card payment, or than one customer may hold unpaid), else null.
    */
   problem: string | null;
   /** True when the cart has lines, every one can be ordered as it stands, and the whole has no problem. */
@@ -101,57 +107,15 @@ const amountProblem = (part: PartRow, amount: number): string | null => {
 };
 
 /**
- * The most units of a part one order may hold now, and why: its stock, one card payment, or the quantity bound,
- * whichever is lowest (the stock when they tie).
+ * Why a cart whose lines can each be ordered cannot be checked out as a whole, else null: checkout's own refusals
+ * of its total (one card payment; what one customer may hold unpaid, counting this checkout alone).
  */
-function unitsCap(part: PartRow): { units: number; reason: string } {
-  const perCharge = maxUnitsPerCharge(part.priceCents);
-  const caps = [
-    { units: part.available, reason: messages.orderAmountAboveAvailable(part.available) },
-    { units: perCharge, reason: messages.orderTotalTooLarge(perCharge) },
-    { units: limits.maxQuantity, reason: messages.tooLarge(limits.maxQuantity) },
-  ];
-  return caps.reduce((lowest, cap) => (cap.units < lowest.units ? cap : lowest));
-}
-
-/**
- * The merge rule: a part in both carts gets the SUM of the two amounts, then capped at what one order of it
- * may hold now (its stock, one card payment, the quantity bound), rounded down to whole packs. A line whose
- * amount would fall below the part's minimum order, a part no longer sold, and lines past the cart's size are
- * left out. Every change to an amount is reported as a note naming its reason ("the schema: every change is
- * reported in notes").
- */
-export function mergedAmount(part: PartRow, amount: number): { amount: number | null; note: string | null } {
-  if (part.priceCents < 1) return { amount: null, note: `${part.name}: ${messages.partNotForSale}; left out` };
-  const reasons: string[] = [];
-  let wanted = amount;
-  const cap = unitsCap(part);
-  if (wanted > cap.units) {
-    wanted = cap.units;
-    reasons.push(cap.reason);
+function cartProblem(totalCents: number, limits: OrderLimits): string | null {
+  if (totalCents > maxChargeCents) return checkoutTooLargeMessage;
+  if (totalCents > limits.unpaidValuePerCustomerCents) {
+    return tooMuchHeldUnpaid(0, totalCents, limits.unpaidValuePerCustomerCents);
   }
-  const pack = Math.max(1, part.packSize);
-  if (wanted % pack) {
-    wanted -= wanted % pack;
-    reasons.push(`Sold in packs of ${pack}`);
-  }
-  if (wanted < part.minOrder || wanted < 1) {
-    if (!reasons.length) reasons.push(messages.orderAmountBelowMin(part.minOrder));
-    return { amount: null, note: `${part.name}: ${reasons.join('; ')}; left out` };
-  }
-  return {
-    amount: wanted,
-    note: reasons.length ? `${part.name}: ${reasons.join('; ')}; your cart holds ${wanted}` : null,
-  };
-}
-
-/** A visitor's line whose amount no order can have (not a whole number, below 1): left out, and said so. */
-export const invalidAmountNote = (part: PartRow, amount: number) =>
-  `${part.name}: an amount of ${amount} cannot be ordered; left out`;
-
-/** Why a cart whose lines can each be ordered cannot be checked out as a whole, else null. */
-function cartProblem(totalCents: number): string | null {
-  return totalCents > maxChargeCents ? checkoutTooLargeMessage : null;
+  return null;
 }
 
 export function createCartService(deps: {
@@ -159,8 +123,9 @@ export function createCartService(deps: {
   parts: PartsService;
   orders: OrdersService;
   rateLimits: RateLimiter;
+  limits: OrderLimits;
 }) {
-  const { db, parts: partsService, orders: ordersService, rateLimits } = deps;
+  const { db, parts: partsService, orders: ordersService, rateLimits, limits: orderLimits } = deps;
 
   async function cart(actor: Actor | null): Promise<CartView> {
     const { userId } = authorize('cart.cart', actor);
@@ -185,7 +150,7 @@ export function createCartService(deps: {
       };
     });
     const totalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
-    const problem = cartProblem(totalCents);
+    const problem = cartProblem(totalCents, orderLimits);
     return {
       lines,
       totalCents,

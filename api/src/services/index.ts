@@ -33,17 +33,12 @@ export function createServices(deps: ServiceDeps) {
   const rateLimits = deps.rateLimits ?? createRateLimits(defaultRateLimits);
   const parts = createPartsService(deps.db);
   const readActor = actorReader(deps.db);
-  const orders = createOrdersService({
-    db: deps.db,
-    parts,
-    rateLimits,
-    readActor,
-    limits: deps.orderLimits ?? defaultOrderLimits,
-  });
+  const orderLimits = deps.orderLimits ?? defaultOrderLimits;
+  const orders = createOrdersService({ db: deps.db, parts, rateLimits, readActor, limits: orderLimits });
   return {
     parts,
     orders,
-    cart: createCartService({ db: deps.db, parts, orders, rateLimits }),
+    cart: createCartService({ db: deps.db, parts, orders, rateLimits, limits: orderLimits }),
     users: createUsersService({ ...deps, rateLimits, readActor }),
     payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders }),
     reviews: createReviewsService({ db: deps.db, parts }),

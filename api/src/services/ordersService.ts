@@ -54,6 +54,17 @@ export const isPaid = (status: OrderStatus) => status === 'paid' || status === '
 export const tooManyUnpaidOrders = (held: number) =>
   `You have ${held} unpaid ${held === 1 ? 'order' : 'orders'}, the most one customer may hold: pay or cancel one of them before placing another`;
 
+/**
+ * The refusal of an order or checkout that would take a customer's unpaid orders past UNPAID_VALUE_PER_CUSTOMER
+ * (issue 32): what they hold unpaid already, what this one costs, and what to do.
+ */
+export function tooMuchHeldUnpaid(heldCents: number, orderCents: number, limitCents: number): string {
+  const dollars = (cents: number) => formatDollars(centsToDollars(cents));
+  return heldCents > 0
+    ? `Your unpaid orders already come to ${dollars(heldCents)}, and one customer may hold at most ${dollars(limitCents)} unpaid: pay or cancel them before ordering ${dollars(orderCents)} more`
+    : `One customer may hold at most ${dollars(limitCents)} unpaid, and this costs ${dollars(orderCents)}: order less now, pay for it, then order the rest`;
+}
+
 /** Why a paid order cannot be paid again (409). */
 export const alreadyPaidMessage = 'This order is already paid';
 
@@ -311,9 +322,11 @@ export function createOrdersService(deps: {
 
   /** The cap's count: an order placed alone counts one, and so does a whole checkout (however many lines). */
   const unpaidHeld = sql<number>`count(distinct coalesce(${orders.checkoutId}, ${orders.id}))::int`;
-  const heldFields = { held: unpaidHeld };
-  /** A customer's unpaid orders, counted for the cap (built once, run in the order's transaction). */
-  const unpaidHeldStatement = lightStatement<{ held: number }>(
+  /** What they cost together: the stock they keep off sale, bounded by UNPAID_VALUE_PER_CUSTOMER. */
+  const unpaidHeldCents = sql<number>`coalesce(sum(${orders.totalCents}), 0)::bigint`.mapWith(Number);
+  const heldFields = { held: unpaidHeld, heldCents: unpaidHeldCents };
+  /** A customer's unpaid orders, counted and summed for the caps (built once, run in the order's transaction). */
+  const unpaidHeldStatement = lightStatement<{ held: number; heldCents: number }>(
     'orders_unpaid_held',
     db
       .select(heldFields)
@@ -330,8 +343,8 @@ export function createOrdersService(deps: {
 
   /**
    * THE one place orders are written (placeOrder and checkout both come here; so does anything that must happen
-   * when an order is placed, in the same transaction): the account held, the cap on unpaid orders, the server's
-   * unit price for each amount (quantity breaks, common/pricing.ts), the orders written, reserved until now() +
+   * when an order is placed, in the same transaction): the account held, the caps on unpaid orders (how many, and
+   * what they cost together: UNPAID_VALUE_PER_CUSTOMER), the server's unit price for each amount (quantity breaks, common/pricing.ts), the orders written, reserved until now() +
    * UNPAID_ORDER_EXPIRY, with their email, and last every line's amount taken off its part's stock (parts in id
    * order, so racing checkouts wait for each other but never deadlock). All or nothing: when any line cannot be
    * taken the transaction is rolled back and the answer lists the lines that failed (their part ids).
@@ -380,7 +393,7 @@ export function createOrdersService(deps: {
       // The account first (held against the customer's other orders, so the cap below counts with none of
       // theirs in flight: two at once cannot both slip past it).
       if (!(await holdAccount(tx, caller.userId, 'no key update'))) throw accountGone();
-      const [{ held }] = await unpaidHeldStatement(tx).execute({ userId: caller.userId });
+      const [{ held, heldCents }] = await unpaidHeldStatement(tx).execute({ userId: caller.userId });
       if (held >= limits.unpaidPerCustomer) throw conflict(tooManyUnpaidOrders(held));
       const rows: (PgInsertValue<typeof orders> & { totalCents: number })[] = [];
       const gone: string[] = [];
@@ -413,6 +426,10 @@ export function createOrdersService(deps: {
         throw conflict(totalChangedMessage(total));
       }
       if (options.checkoutId && total > maxChargeCents) throw conflict(checkoutTooLargeMessage);
+      // Counted with the account held, like the cap above: two orders at once cannot both fit under it.
+      if (heldCents + total > limits.unpaidValuePerCustomerCents) {
+        throw conflict(tooMuchHeldUnpaid(heldCents, total, limits.unpaidValuePerCustomerCents));
+      }
       // A part deleted since it was read fails the orders' foreign key: short, as a part gone is.
       const placed = await tx
         .insert(orders)

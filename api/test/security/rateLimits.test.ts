@@ -4,7 +4,14 @@ import { contactMessages, orders, outbox, parts, users } from '../../src/db/sche
 import { addressKey, createWindowCounter, recipientKey, waitInWords } from '../../src/rateLimits';
 import { databaseKinds } from '../support/env';
 import { orderInput, partInput } from '../support/fixtures';
-import { emulatorSignUp, startTestApp, uniqueEmail, type TestApp, type TestUser } from '../support/testApp';
+import {
+  emulatorSignUp,
+  generousOrderLimits,
+  startTestApp,
+  uniqueEmail,
+  type TestApp,
+  type TestUser,
+} from '../support/testApp';
 
 /**
  * Rate limits: sign-in token exchanges per client address and per email, contact messages per address,
@@ -371,7 +378,7 @@ describe.each(databaseKinds)('rate limits over HTTP (%s)', (kind) => {
       beforeAll(async () => {
         await restart(
           { ordersPerUser: tight(3, 60 * 60_000), ordersPerAddress: tight(4, 60 * 60_000) },
-          { orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 2 } },
+          { orders: { ...generousOrderLimits, unpaidPerCustomer: 2 } },
         );
         await addStockedPart();
       });

@@ -10,7 +10,7 @@ import {
   tooManyUnpaidOrders,
 } from '../../src/services/ordersService';
 import { databaseKinds } from '../support/env';
-import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
+import { generousOrderLimits, startTestApp, type TestApp, type TestUser } from '../support/testApp';
 import { actorOf, addPartAs, expectAppError, partRow, placeOrderAs, signUp, testCard } from './helpers';
 import { deliverWebhook, FakeStripe, stripeSettings } from './fakeStripe';
 
@@ -385,7 +385,7 @@ describe.each(databaseKinds)('the cart and checkout (%s)', (kind) => {
     });
 
     it('a checkout counts as one unpaid order against the cap, and its orders expire together', async () => {
-      const small = await startTestApp(kind, { orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 2 } });
+      const small = await startTestApp(kind, { orders: { ...generousOrderLimits, unpaidPerCustomer: 2 } });
       try {
         const boss = await actorOf(small, await signUp(small, { admin: true }));
         const buyer = await actorOf(small, await signUp(small));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { defaultHttpTimeouts, type Config } from '../../src/config';
+import { defaultHttpTimeouts, type Config, type OrderLimits } from '../../src/config';
 import { users } from '../../src/db/schema';
 import type { Identity } from '../../src/identity/firebaseIdentity';
 import { setEventLogging } from '../../src/logger';
@@ -65,6 +65,16 @@ export interface SignUpOptions {
   email?: string;
 }
 
+/**
+ * Unpaid orders' limits that no suite reaches by accident: suites that test a limit spread these and set theirs
+ * (`{ ...generousOrderLimits, unpaidPerCustomer: 3 }`).
+ */
+export const generousOrderLimits: OrderLimits = {
+  unpaidExpiryMs: 3_600_000,
+  unpaidPerCustomer: 100_000,
+  unpaidValuePerCustomerCents: 100_000_000_000,
+};
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     mode: 'embedded',
@@ -98,7 +108,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       ordersPerAddress: { max: 100_000, windowMs: 60_000 },
     },
     // As generous: the suites place many orders per customer. api/test/expiry.test.ts sets its own.
-    orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 100_000 },
+    orders: generousOrderLimits,
     // No timer: a sweep changing rows between a test's reads would be noise; tests run the sweeps themselves.
     sweepIntervalMs: null,
     // No SMTP server: mail stays in the outbox unless a test starts one (api/test/mail.test.ts).

@@ -48,7 +48,10 @@ export interface CartState {
   lines: CartLineView[];
   total: number;
   units: number;
-  /** Why the whole cannot be checked out though its lines may each be (more than one card payment), else null. */
+  /**
+   * Why the whole cannot be checked out though its lines may each be (more than one card payment, or than one
+   * customer may hold unpaid: the server's Cart.problem), else null.
+   */
   problem: string | null;
   /** Adds units (a part already in the cart gets the sum); throws with the rules' message when refused. */
   add: (part: PartFieldsFragment, amount: number) => Promise<void>;
