@@ -45,7 +45,7 @@ export async function startCountingApp(kind: DatabaseKind, overrides: Partial<Co
   let databaseUrl: string | undefined;
   let database: Config['database'] = { kind: 'pglite', dataDir: undefined };
   if (kind === 'postgres') {
-    const created = await createTestDatabase();
+    const created = await createTestDatabase({ migrated: true });
     drop = created.drop;
     databaseUrl = created.url;
     database = { kind: 'postgres', url: created.url, poolSize: 10 };

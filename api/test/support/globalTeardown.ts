@@ -1,11 +1,13 @@
 import { existsSync, rmSync } from 'node:fs';
 import { removePgliteTemplate } from './pgliteTemplate';
+import { dropPostgresTemplate } from './postgres';
 import { runLogPath, scanRunLog } from './runLog';
 
 export default async function globalTeardown(): Promise<void> {
   const emulator = (globalThis as { __authEmulator?: { stop: () => Promise<void> } }).__authEmulator;
   await emulator?.stop();
   removePgliteTemplate();
+  await dropPostgresTemplate();
 
   // Issue 12: the logs of the whole run hold no personal data and no secret (api/test/support/runLog.ts).
   const file = runLogPath();

@@ -19,14 +19,40 @@ const urlFor = (name: string) => {
   return url.toString();
 };
 
-/** A new, empty database on the test server; each suite gets its own and drops it at the end. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** The run's migrated database on the test server, written by the global setup (writePostgresTemplate). */
+const templateKey = 'TEST_POSTGRES_TEMPLATE';
+
+/**
+ * A new database on the test server; each suite gets its own and drops it at the end. Empty, or with `migrated`
+ * a copy of the run's migrated template (CREATE DATABASE ... TEMPLATE copies its files: some 0.4 s, where running
+ * the migrations on an empty one took 1-1.5 s, and a run starts some 40 apps on PostgreSQL). The app's own
+ * migrations still run on it and find nothing left to apply.
+ */
+export async function createTestDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${testDatabasePrefix}${process.pid}_${randomBytes(4).toString('hex')}`;
-  await withAdmin((c) => c.query(`create database "${name}"`));
+  const template = options.migrated ? process.env[templateKey] : undefined;
+  await withAdmin((c) => c.query(`create database "${name}"${template ? ` template "${template}"` : ''}`));
   return {
     url: urlFor(name),
     drop: () => withAdmin((c) => c.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
   };
+}
+
+/** Global setup: migrates the run's template database and tells the workers its name (dropped with the run's). */
+export async function writePostgresTemplate(migrate: (url: string) => Promise<void>): Promise<void> {
+  const name = `${testDatabasePrefix}${process.pid}_template`;
+  await withAdmin((c) => c.query(`create database "${name}"`));
+  await migrate(urlFor(name));
+  // Nobody connects to it again: CREATE DATABASE refuses a template that has sessions.
+  process.env[templateKey] = name;
+}
+
+/** Global teardown. */
+export async function dropPostgresTemplate(): Promise<void> {
+  const name = process.env[templateKey];
+  if (name) await withAdmin((c) => c.query(`drop database if exists "${name}" with (force)`));
 }
 
 /**

@@ -227,7 +227,7 @@ export async function startTestApp(
   let dropDatabase: (() => Promise<void>) | undefined;
   let database: Config['database'] = { kind: 'pglite', dataDir: undefined };
   if (kind === 'postgres') {
-    const created = await createTestDatabase();
+    const created = await createTestDatabase({ migrated: true });
     dropDatabase = created.drop;
     database = { kind: 'postgres', url: created.url, poolSize: 10 };
   }
