@@ -288,6 +288,11 @@ export const gatewayIntents = pgTable(
   {
     id: text('id').primaryKey(),
     orderId: uuid('order_id').notNull(),
+    /**
+     * Who the intent was created for (the order's or checkout's owner; null for rows written before issue 32, or
+     * once the user is deleted): only they may confirm it once its order is gone, or be handed it again.
+     */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     gateway: text('gateway', { enum: ['test', 'stripe'] }).notNull(),
     amountCents: cents('amount_cents').notNull(),
     currency: text('currency').notNull(),
@@ -307,6 +312,8 @@ export const gatewayIntents = pgTable(
     check('gateway_intents_gateway_check', sql`${t.gateway} in ('test', 'stripe')`),
     check('gateway_intents_settled_check', sql`(${t.status} = 'open') = (${t.settledAt} is null)`),
     index('gateway_intents_order_idx').on(t.orderId),
+    // Deleting a user sets their intents' owner null (the foreign key) without reading the whole ledger.
+    index('gateway_intents_user_idx').on(t.userId),
     index('gateway_intents_due_idx')
       .on(t.nextCheckAt)
       .where(sql`${t.status} = 'open'`),

@@ -25,19 +25,35 @@ const rowOf = (intent: GatewayIntent, kind: PaymentGateway['kind'], orderId: str
   nextCheckAt: firstCheck,
 });
 
-/** Notes an intent just created for `orderId`; answers whether it is new (Stripe answers a repeat with the same). */
+/**
+ * Notes an intent just created for `orderId` (an order's or a checkout's id) and its owner `userId`; answers
+ * whether it is new (Stripe answers a repeat with the same).
+ */
 export async function noteCreated(
   db: DbOrTx,
   intent: GatewayIntent,
   kind: PaymentGateway['kind'],
   orderId: string,
+  userId: string | null,
 ): Promise<boolean> {
   const inserted = await db
     .insert(gatewayIntents)
-    .values(rowOf(intent, kind, orderId))
+    .values({ ...rowOf(intent, kind, orderId), userId })
     .onConflictDoNothing()
     .returning({ id: gatewayIntents.id });
   return inserted.length > 0;
+}
+
+/**
+ * Who an intent was created for, as the ledger says: a user id, null when it does not know (an intent noted
+ * before owners were, or its owner deleted), undefined when the intent is not in it.
+ */
+export async function intentOwner(db: DbOrTx, intentId: string): Promise<string | null | undefined> {
+  const [row] = await db
+    .select({ userId: gatewayIntents.userId })
+    .from(gatewayIntents)
+    .where(eq(gatewayIntents.id, intentId));
+  return row?.userId;
 }
 
 /** Notes that an intent of this shop succeeded; answers whether this is the first time the shop saw it. */

@@ -12,7 +12,7 @@ import { authorize, type SignedInOperation } from './rights';
 import { receiptEmail } from './emails';
 import { expireDueOrdersIn, logExpired } from './expiry';
 import { enqueueEmail } from './outbox';
-import { checkAgain, claimDueIntents, noteCreated, noteSucceeded, settleIntent } from './intentLedger';
+import { checkAgain, claimDueIntents, intentOwner, noteCreated, noteSucceeded, settleIntent } from './intentLedger';
 import { alreadyPaidMessage, orderExpiredMessage, type OrdersService } from './ordersService';
 import { isId } from './paging';
 
@@ -204,10 +204,12 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
    * sweep skips it, and this waits for them), so an order racing a cancel or its expiry ends either paid or
    * cancelled/expired, never both; a payment that lost is refunded. An order found due here is expired here.
    * The owner's account is locked before the order (see accountLock.ts), as deleting the user does.
+   * `payer`: the caller, when the payment is confirmed by an id that named no order of theirs (see confirm).
    */
   async function recordSucceededIntent(
     intent: GatewayIntent,
     via: PaymentChannel = 'confirmation',
+    payer?: Actor,
   ): Promise<SettledPayment> {
     // The order's id, or a checkout's id (every order of the checkout is paid by it).
     const orderId = intent.orderId;
@@ -220,6 +222,13 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       if (owner?.userId) await holdAccount(tx, owner.userId);
       // Every order of the group is locked (in id order, as the sweep and the cancel lock theirs).
       let group = await tx.select().from(orders).where(inGroup(orderId)).orderBy(orders.id).for('update');
+      // The owner right, for a payer who named a checkout or an order that is gone: only the owner of what the
+      // intent pays (its orders' owner, or the ledger's once they are gone) goes on; anyone else is answered as
+      // for an unknown id, before anything is written (issue 32).
+      if (payer) {
+        const ownerId = group.length ? group[0].userId : await intentOwner(tx, intent.id);
+        if (!ownerId || ownerId !== payer.userId) throw notFound('Order');
+      }
       if (group.some((o) => o.status === 'unpaid')) {
         const expired = await expireDueOrdersIn(tx, inGroup(orderId), group.length);
         if (expired.length) {
@@ -308,11 +317,13 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     try {
       order = await ownOrder('payments.confirmPayment', actor, orderId);
     } catch (error) {
-      // The order was cancelled while its card was being charged: the money goes back.
+      // No such order: it was cancelled while its card was being charged (the money goes back), or the id is a
+      // checkout's (its orders are paid). Either only for the owner of what the intent pays.
       if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+      const payer = authorize('payments.confirmPayment', actor);
       const intent = await retrieve();
       if (intent?.orderId !== orderId) throw error;
-      return recordSucceededIntent(intent, 'confirmation');
+      return recordSucceededIntent(intent, 'confirmation', payer);
     }
     if (order.status !== 'unpaid') {
       if (order.transactionId === intentId) return { order, orders: await groupOf(order), recorded: false };
@@ -410,7 +421,7 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
         orderId: key,
         email: order.email,
       });
-      if (await noteCreated(db, intent, gateway.kind, key)) {
+      if (await noteCreated(db, intent, gateway.kind, key, order.userId)) {
         money('payment_intent_created', intent, { orderTotalCents: totalCents });
       }
       return intent;
