@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/database';
 import { gatewayIntents, type GatewayIntentRow } from '../db/schema';
 import type { GatewayIntent, PaymentGateway } from '../payments/paymentGateway';
@@ -42,6 +42,34 @@ export async function noteCreated(
     .onConflictDoNothing()
     .returning({ id: gatewayIntents.id });
   return inserted.length > 0;
+}
+
+/**
+ * The newest intent still open in the ledger for `orderId` (an order's or a checkout's id), made for `userId` and
+ * this amount: the one to hand again rather than make another (issue 32). The gateway says whether it still can be.
+ */
+export async function openIntentId(
+  db: DbOrTx,
+  kind: PaymentGateway['kind'],
+  orderId: string,
+  userId: string,
+  amountCents: number,
+): Promise<string | null> {
+  const [row] = await db
+    .select({ id: gatewayIntents.id })
+    .from(gatewayIntents)
+    .where(
+      and(
+        eq(gatewayIntents.orderId, orderId),
+        eq(gatewayIntents.status, 'open'),
+        eq(gatewayIntents.gateway, kind),
+        eq(gatewayIntents.userId, userId),
+        eq(gatewayIntents.amountCents, amountCents),
+      ),
+    )
+    .orderBy(desc(gatewayIntents.createdAt))
+    .limit(1);
+  return row?.id ?? null;
 }
 
 /**

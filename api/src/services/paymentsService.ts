@@ -7,12 +7,21 @@ import { describeError, logger } from '../logger';
 import type { GatewayIntent, PaymentGateway, RefundReason, TestCard } from '../payments/paymentGateway';
 import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
+import type { RateLimiter } from '../rateLimits';
 import type { Actor } from './actor';
 import { authorize, type SignedInOperation } from './rights';
 import { receiptEmail } from './emails';
 import { expireDueOrdersIn, logExpired } from './expiry';
 import { enqueueEmail } from './outbox';
-import { checkAgain, claimDueIntents, intentOwner, noteCreated, noteSucceeded, settleIntent } from './intentLedger';
+import {
+  checkAgain,
+  claimDueIntents,
+  intentOwner,
+  noteCreated,
+  noteSucceeded,
+  openIntentId,
+  settleIntent,
+} from './intentLedger';
 import { alreadyPaidMessage, orderExpiredMessage, type OrdersService } from './ordersService';
 import { isId } from './paging';
 
@@ -87,8 +96,13 @@ export interface ReconciliationOutcome {
 /** How many open intents one sweep asks the gateway about at most (each is a request to it). */
 const reconcileBatch = 50;
 
-export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; orders: OrdersService }) {
-  const { db, gateway, orders: ordersService } = deps;
+export function createPaymentsService(deps: {
+  db: Db;
+  gateway: PaymentGateway;
+  orders: OrdersService;
+  rateLimits: RateLimiter;
+}) {
+  const { db, gateway, orders: ordersService, rateLimits } = deps;
 
   /**
    * One structured log line per money event (intent created, succeeded, recorded, refunded, mismatched): the
@@ -339,6 +353,28 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
   }
 
   /**
+   * The intent already open for what `key` pays, for its owner and this total, if the gateway can still take a
+   * card for it: opening the payment page again hands it again instead of making another (issue 32). One the
+   * gateway has cancelled or forgotten is settled so; one that has succeeded meanwhile is recorded, and the caller
+   * is told the order is paid.
+   */
+  async function openIntentFor(key: string, userId: string, totalCents: number): Promise<GatewayIntent | null> {
+    const id = await openIntentId(db, gateway.kind, key, userId, totalCents);
+    if (!id) return null;
+    const intent = await gateway.retrieveIntent(id);
+    if (intent?.status === 'succeeded') {
+      await recordSucceededIntent(intent, 'confirmation');
+      throw conflict(alreadyPaid);
+    }
+    if (!intent || intent.status === 'canceled') {
+      const known = { id, clientSecret: '', amountCents: totalCents, currency, status: 'canceled', orderId: key };
+      await settleIntent(db, { ...known, ours: true }, gateway.kind, key, 'canceled');
+      return null;
+    }
+    return intent.orderId === key && !isMismatch(intent, { totalCents }) ? intent : null;
+  }
+
+  /**
    * Asks the gateway about one open intent of this shop and settles it: recorded for its order if it succeeded
    * and the order can still take it, else refunded; cancelled at the gateway if it was never charged and its
    * order can no longer be paid; left open (asked again later) while its order may still be paid.
@@ -394,14 +430,16 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     paymentSettings: () => ({ mode: gateway.kind, publishableKey: gateway.publishableKey }),
 
     /**
-     * Creates an intent at the gateway for the caller's unpaid order's total (the price is never the client's).
-     * An expired order, or one due to expire (expired here), is refused with 409.
+     * An intent at the gateway for the caller's unpaid order's total (the price is never the client's): the one
+     * still open for it, or a new one. An expired order, or one due to expire (expired here), is refused with 409.
+     * Each call counts against the caller's RATE_LIMIT_PAYMENT_INTENTS (each may ask the gateway).
      */
     async createPaymentIntent(
       actor: Actor | null,
       orderId: string,
       { expectedPrice }: { expectedPrice?: number } = {},
     ): Promise<GatewayIntent> {
+      await rateLimits.paymentIntentBy(authorize('payments.createPaymentIntent', actor).userId);
       const order = await ownOrder('payments.createPaymentIntent', actor, orderId);
       // An order of a checkout is paid with all the others of it: one intent for the sum.
       const group = await groupOf(order);
@@ -415,6 +453,8 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       if (totalCents < 1) throw conflict(unchargeable.free);
       if (totalCents > maxChargeCents) throw conflict(unchargeable.tooLarge);
       const key = payableKey(order);
+      const open = order.userId ? await openIntentFor(key, order.userId, totalCents) : null;
+      if (open) return open;
       const intent = await gateway.createIntent({
         amountCents: totalCents,
         currency,

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { gatewayIntents } from '../../src/db/schema';
+import { gatewayIntents, testPaymentIntents } from '../../src/db/schema';
 import { databaseKinds, testEnv } from '../support/env';
 import { addPart, orderInput, payOrder, placeCheckout, placeOrder } from '../support/fixtures';
 import type { TestUser } from '../support/testApp';
@@ -22,6 +22,7 @@ import {
   readPart,
   startHarness,
   successCard,
+  tag,
   unknownId,
   type Harness,
   type OrderData,
@@ -341,6 +342,31 @@ describe.each(databaseKinds)('orders and payments over GraphQL on %s', (kind) =>
       });
     });
 
+    it('asked again, answers the same open intent and client secret, also after a declined card (issue 32)', async () => {
+      const partId = await addPart(h.app, admin.token);
+      const order = await placeOrder(h.app, customer.token, partId);
+      const first = dataOf(await createIntent(h.app, order.id, customer.token)).createPaymentIntent;
+      const again = dataOf(await createIntent(h.app, order.id, customer.token)).createPaymentIntent;
+      expect(again).toEqual(first);
+      dataOf(await payWithCard(h.app, first.id, declinedCard, customer.token));
+      expect(dataOf(await createIntent(h.app, order.id, customer.token)).createPaymentIntent).toEqual(first);
+      const made = await h.app.server.database.db
+        .select()
+        .from(testPaymentIntents)
+        .where(eq(testPaymentIntents.orderId, order.id));
+      expect(made.map((i) => i.id)).toEqual([first.id]);
+    });
+
+    it("every order of a checkout answers the checkout's one open intent (issue 32)", async () => {
+      const parts = [await addPart(h.app, admin.token), await addPart(h.app, admin.token)];
+      const { orderIds } = await placeCheckout(h.app, customer.token, parts);
+      const intents = [];
+      for (const id of [...orderIds, ...orderIds]) {
+        intents.push(dataOf(await createIntent(h.app, id, customer.token)).createPaymentIntent);
+      }
+      expect(new Set(intents.map((i) => i.clientSecret)).size).toBe(1);
+    });
+
     it("refuses another customer's order and an admin paying for a customer: FORBIDDEN, 403", async () => {
       const partId = await addPart(h.app, admin.token);
       const order = await placeOrder(h.app, customer.token, partId);
@@ -445,7 +471,12 @@ describe.each(databaseKinds)('orders and payments over GraphQL on %s', (kind) =>
 
     it('refuses to charge a second intent of an order that is paid already: CONFLICT', async () => {
       const { orderId, intentId } = await newIntent(customer);
-      const second = dataOf(await createIntent(h.app, orderId, customer.token)).createPaymentIntent.id;
+      // Asking again hands the open intent again (issue 32): a second one is made at the gateway, as two payment
+      // pages opened at the same instant could.
+      const second = `pi_test_${tag()}${tag()}`;
+      await h.app.server.database.db
+        .insert(testPaymentIntents)
+        .values({ id: second, clientSecret: `${second}_secret_x`, amountCents: 12500, currency: 'usd', orderId });
       dataOf(await payWithCard(h.app, intentId, successCard, customer.token));
       dataOf(await confirm(h.app, orderId, intentId, customer.token));
 
