@@ -13,6 +13,7 @@ import { authorize, type SignedInOperation } from './rights';
 import { receiptEmail } from './emails';
 import { expireDueOrdersIn, logExpired } from './expiry';
 import { enqueueEmail } from './outbox';
+import { recordPaymentAftermath } from './refunds';
 import {
   checkAgain,
   claimDueIntents,
@@ -507,8 +508,9 @@ export function createPaymentsService(deps: {
     confirmPaymentOutcome: confirm,
 
     /**
-     * A webhook from the gateway: records succeeded payments, ignores other events. `recorded` is true only
-     * when this delivery recorded the payment (a replay answers false). An intent that cannot pay its order
+     * A webhook from the gateway: records succeeded payments, and refunds and disputes of recorded ones
+     * (refunds.ts), ignores other events. `recorded` is true only when this delivery recorded the payment or
+     * changed its orders (a replay answers false). An intent that cannot pay its order
      * (cancelled, expired, paid otherwise, another amount) is acknowledged (so Stripe stops sending it) once it
      * is refunded; while the refund fails the answer is 503, so Stripe delivers the event again and the refund
      * is tried again.
@@ -518,6 +520,9 @@ export function createPaymentsService(deps: {
       signature: string,
     ): Promise<{ received: true; recorded: boolean; refunded?: true }> {
       const event = gateway.parseWebhook(rawBody, signature);
+      if (event.type === 'refund' || event.type === 'dispute') {
+        return { received: true, recorded: await recordPaymentAftermath(db, event) };
+      }
       if (event.type !== 'payment_intent.succeeded') return { received: true, recorded: false };
       try {
         const { recorded } = await recordSucceededIntent(event.intent, 'webhook');
