@@ -40,6 +40,7 @@ const config: CodegenConfig = {
         enumValues: {
           Role: { ADMIN: 'admin', CUSTOMER: 'customer' },
           OrderStatus: { UNPAID: 'unpaid', PAID: 'paid', SHIPPED: 'shipped', EXPIRED: 'expired' },
+          DisputeStatus: { OPEN: 'open', WON: 'won', LOST: 'lost' },
           PaymentMode: { TEST: 'test', STRIPE: 'stripe' },
         },
         mappers: {

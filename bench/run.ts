@@ -588,6 +588,7 @@ async function main(): Promise<void> {
         contactPerRecipient: null,
         ordersPerUser: null,
         ordersPerAddress: null,
+        paymentIntentsPerUser: null,
       },
       // Each racer places ~20 orders; the production caps would refuse them past 10 (or $10,000). The sweeps run as
       // in production.

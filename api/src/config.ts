@@ -168,6 +168,8 @@ export interface RateLimits {
   /** Orders placed (`placeOrder`, POST /api/orders): unpaid orders hold stock. */
   ordersPerUser: RateLimitRule | null;
   ordersPerAddress: RateLimitRule | null;
+  /** Payment intents asked for (`createPaymentIntent`, POST /api/create-payment-intent): each may ask the gateway. */
+  paymentIntentsPerUser: RateLimitRule | null;
 }
 
 /** Production defaults: generous for people, tight for scripts. Also the embedded default's. */
@@ -178,6 +180,7 @@ export const defaultRateLimits: RateLimits = {
   contactPerRecipient: { max: 3, windowMs: 24 * 60 * 60_000 },
   ordersPerUser: { max: 30, windowMs: 60 * 60_000 },
   ordersPerAddress: { max: 60, windowMs: 60 * 60_000 },
+  paymentIntentsPerUser: { max: 60, windowMs: 60 * 60_000 },
 };
 
 export class ConfigError extends Error {
@@ -393,6 +396,7 @@ const environment = z
     RATE_LIMIT_CONTACT_PER_RECIPIENT: setting(rateLimit),
     RATE_LIMIT_ORDERS_PER_USER: setting(rateLimit),
     RATE_LIMIT_ORDERS_PER_ADDRESS: setting(rateLimit),
+    RATE_LIMIT_PAYMENT_INTENTS: setting(rateLimit),
     UNPAID_ORDER_EXPIRY: setting(duration(1000, 30 * 86_400_000, '1s to 30d')),
     UNPAID_ORDERS_PER_CUSTOMER: setting(
       wholeNumber(1, 1000, (value) => `must be a whole number from 1 to 1000, got "${value}"`),
@@ -613,6 +617,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       contactPerRecipient: orDefault(settings.RATE_LIMIT_CONTACT_PER_RECIPIENT, defaultRateLimits.contactPerRecipient),
       ordersPerUser: orDefault(settings.RATE_LIMIT_ORDERS_PER_USER, defaultRateLimits.ordersPerUser),
       ordersPerAddress: orDefault(settings.RATE_LIMIT_ORDERS_PER_ADDRESS, defaultRateLimits.ordersPerAddress),
+      paymentIntentsPerUser: orDefault(settings.RATE_LIMIT_PAYMENT_INTENTS, defaultRateLimits.paymentIntentsPerUser),
     },
     orders: {
       unpaidExpiryMs: settings.UNPAID_ORDER_EXPIRY ?? defaultOrderLimits.unpaidExpiryMs,

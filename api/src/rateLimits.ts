@@ -149,6 +149,7 @@ export function createRateLimits(settings: RateLimits, store: RateLimitStore = {
     contactPerRecipient: counter('contact_recipient', settings.contactPerRecipient),
     ordersPerUser: counter('orders_user', settings.ordersPerUser),
     ordersPerAddress: counter('orders_address', settings.ordersPerAddress),
+    paymentIntentsPerUser: counter('payment_intents_user', settings.paymentIntentsPerUser),
   };
   const check = async (rule: keyof typeof counters, key: string, refusal: string) => {
     const wait = (await counters[rule]?.hit(key)) ?? 0;
@@ -177,6 +178,10 @@ export function createRateLimits(settings: RateLimits, store: RateLimitStore = {
      */
     async contactConfirmationTo(email: string): Promise<boolean> {
       return ((await counters.contactPerRecipient?.hit(recipientKey(email))) ?? 0) === 0;
+    },
+    /** Counts a payment intent asked for by `userId` (reused or new: each asks the gateway), before it is. */
+    async paymentIntentBy(userId: string) {
+      await check('paymentIntentsPerUser', userId, 'You are starting payments too quickly.');
     },
     /**
      * Counts an order about to be placed, per address and per user; answers how to give the attempt back if

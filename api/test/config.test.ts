@@ -301,6 +301,7 @@ describe('configuration for production (DATABASE_URL set)', () => {
         contactPerRecipient: { max: 3, windowMs: 24 * 60 * 60_000 },
         ordersPerUser: { max: 30, windowMs: 60 * 60_000 },
         ordersPerAddress: { max: 60, windowMs: 60 * 60_000 },
+        paymentIntentsPerUser: { max: 60, windowMs: 60 * 60_000 },
       });
     });
 
@@ -313,6 +314,7 @@ describe('configuration for production (DATABASE_URL set)', () => {
           RATE_LIMIT_CONTACT_PER_RECIPIENT: '5/48h',
           RATE_LIMIT_ORDERS_PER_USER: 'off',
           RATE_LIMIT_ORDERS_PER_ADDRESS: 'OFF',
+          RATE_LIMIT_PAYMENT_INTENTS: '10/5m',
         }),
       );
       expect(config.rateLimits).toEqual({
@@ -322,6 +324,7 @@ describe('configuration for production (DATABASE_URL set)', () => {
         contactPerRecipient: { max: 5, windowMs: 48 * 3_600_000 },
         ordersPerUser: null,
         ordersPerAddress: null,
+        paymentIntentsPerUser: { max: 10, windowMs: 5 * 60_000 },
       });
     });
 

@@ -113,6 +113,10 @@ export const parts = pgTable(
   ],
 );
 
+/** Where a dispute (chargeback) of a payment stands. */
+export const disputeStatuses = ['open', 'won', 'lost'] as const;
+export type DisputeStatus = (typeof disputeStatuses)[number];
+
 export const orders = pgTable(
   'orders',
   {
@@ -150,6 +154,13 @@ export const orders = pgTable(
       .default(sql`now() + interval '1 hour'`),
     paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
     shippedAt: timestamp('shipped_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * How much of this order's payment the gateway has given back (a refund made in Stripe's dashboard, say): its
+     * share of the payment's refunded total (services/refunds.ts). 0 when none; `totalCents` when in full.
+     */
+    refundedCents: cents('refunded_cents').notNull().default(0),
+    /** Where a dispute (chargeback) of its payment stands: open, won (the payment stands), lost; null: none. */
+    dispute: text('dispute_status', { enum: disputeStatuses }),
   },
   (t) => [
     check('orders_amount_check', sql`${t.orderAmount} > 0`),
@@ -158,6 +169,8 @@ export const orders = pgTable(
       sql`${t.unitPriceCents} >= 0 and ${t.totalCents} = ${t.unitPriceCents} * ${t.orderAmount}`,
     ),
     check('orders_status_check', sql`${t.status} in ('unpaid', 'paid', 'shipped', 'expired')`),
+    check('orders_refunded_check', sql`${t.refundedCents} between 0 and ${t.totalCents}`),
+    check('orders_dispute_check', sql`${t.dispute} in ('open', 'won', 'lost')`),
     check(
       'orders_paid_has_transaction_check',
       sql`(${t.status} in ('unpaid', 'expired')) = (${t.transactionId} is null)`,
@@ -288,6 +301,11 @@ export const gatewayIntents = pgTable(
   {
     id: text('id').primaryKey(),
     orderId: uuid('order_id').notNull(),
+    /**
+     * Who the intent was created for (the order's or checkout's owner; null for rows written before issue 32, or
+     * once the user is deleted): only they may confirm it once its order is gone, or be handed it again.
+     */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     gateway: text('gateway', { enum: ['test', 'stripe'] }).notNull(),
     amountCents: cents('amount_cents').notNull(),
     currency: text('currency').notNull(),
@@ -307,11 +325,24 @@ export const gatewayIntents = pgTable(
     check('gateway_intents_gateway_check', sql`${t.gateway} in ('test', 'stripe')`),
     check('gateway_intents_settled_check', sql`(${t.status} = 'open') = (${t.settledAt} is null)`),
     index('gateway_intents_order_idx').on(t.orderId),
+    // Deleting a user sets their intents' owner null (the foreign key) without reading the whole ledger.
+    index('gateway_intents_user_idx').on(t.userId),
     index('gateway_intents_due_idx')
       .on(t.nextCheckAt)
       .where(sql`${t.status} = 'open'`),
   ],
 );
+
+/**
+ * The gateway's webhook events about a payment's aftermath (refunds, disputes) this shop has applied, by the
+ * gateway's event id: an event delivered again (Stripe retries, or sends one twice) is applied once.
+ */
+export const gatewayEvents = pgTable('gateway_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  paymentIntentId: text('payment_intent_id').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
 
 /**
  * A signed-in customer's cart, kept on the server so every device sees the same one: one line per part, with

@@ -10,6 +10,7 @@ const isoRequired = (date: Date) => date.toISOString();
 export const resolvers: Resolvers = {
   Role: { ADMIN: 'admin', CUSTOMER: 'customer' },
   OrderStatus: { UNPAID: 'unpaid', PAID: 'paid', SHIPPED: 'shipped', EXPIRED: 'expired' },
+  DisputeStatus: { OPEN: 'open', WON: 'won', LOST: 'lost' },
   PaymentMode: { TEST: 'test', STRIPE: 'stripe' },
 
   Query: {
@@ -109,6 +110,7 @@ export const resolvers: Resolvers = {
     paidAt: (order) => iso(order.paidAt),
     shippedAt: (order) => iso(order.shippedAt),
     checkout: (order, _, { services }) => services.orders.checkoutOf(order),
+    refundedAmount: (order) => centsToDollars(order.refundedCents),
   },
   User: {
     email: (user) => user.email ?? '',

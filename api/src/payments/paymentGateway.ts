@@ -16,9 +16,21 @@ export interface GatewayIntent {
   ours: boolean;
 }
 
+/**
+ * What the gateway reports about a payment after it was made (issue 32): `eventId` is the gateway's id of the event
+ * (each is applied once), `name` its type there, `intentId` the payment.
+ * - refund: the charge's refunded total so far, in cents (Stripe `charge.refunded`);
+ * - dispute: a dispute opened (`charge.dispute.created`) or closed won or lost (`charge.dispute.closed`).
+ */
+export type PaymentAftermathEvent = { eventId: string; name: string; intentId: string } & (
+  { type: 'refund'; refundedCents: number } | { type: 'dispute'; status: 'open' | 'won' | 'lost' }
+);
+
 /** An event the gateway pushed to our webhook, once its signature has been checked. */
 export type GatewayEvent =
-  { type: 'payment_intent.succeeded'; intent: GatewayIntent } | { type: 'ignored'; name: string };
+  | { type: 'payment_intent.succeeded'; intent: GatewayIntent }
+  | PaymentAftermathEvent
+  | { type: 'ignored'; name: string };
 
 /** A card typed into the test gateway's own form. */
 export interface TestCard {

@@ -12,6 +12,10 @@ import type { GatewayIntent, PaymentGateway } from './paymentGateway';
 export const shopTagOf = (webhookSecret: string): string =>
   createHmac('sha256', webhookSecret).update('partsyard payment intents').digest('hex').slice(0, 24);
 
+/** The id of a Stripe object a field names (expanded or not). */
+const idOf = (field: string | { id: string } | null | undefined): string | undefined =>
+  typeof field === 'string' ? field : field?.id;
+
 /** Stripe's reasons for a refund: ours, in its words. */
 const stripeReason = {
   order_cancelled: 'requested_by_customer',
@@ -104,6 +108,19 @@ export function createStripeGateway(settings: NonNullable<Config['stripe']>): Pa
       }
       if (event.type === 'payment_intent.succeeded') {
         return { type: 'payment_intent.succeeded', intent: toIntent(event.data.object) };
+      }
+      const about = { eventId: event.id, name: event.type };
+      if (event.type === 'charge.refunded') {
+        const intentId = idOf(event.data.object.payment_intent);
+        if (intentId) return { ...about, type: 'refund', intentId, refundedCents: event.data.object.amount_refunded };
+      }
+      if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.closed') {
+        const dispute = event.data.object;
+        const intentId = idOf(dispute.payment_intent);
+        // Closed: won by the shop, or an inquiry closed without a chargeback (`warning_closed`); else lost.
+        const closed = dispute.status === 'won' || dispute.status === 'warning_closed' ? 'won' : 'lost';
+        const status = event.type === 'charge.dispute.created' ? 'open' : closed;
+        if (intentId) return { ...about, type: 'dispute', intentId, status };
       }
       return { type: 'ignored', name: event.type };
     },

@@ -34,6 +34,9 @@ export const orderDocument = (o: OrderRow) => ({
   createdAt: o.createdAt.toISOString(),
   // The time to pay by (unpaid), or when it expired; not shown once paid.
   expiresAt: isPaid(o.status) ? undefined : o.expiresAt.toISOString(),
+  // What the gateway gave back of its payment, in dollars (0: nothing), and a dispute's state (open, won, lost).
+  refunded: centsToDollars(o.refundedCents),
+  dispute: o.dispute ?? undefined,
 });
 
 export const userDocument = (u: UserRow) => ({

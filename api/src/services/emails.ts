@@ -159,6 +159,83 @@ export function receiptEmail(payment: { transactionId: string; orders: EmailOrde
   };
 }
 
+/**
+ * A refund made at the gateway (Stripe's dashboard, say; issue 32): what came back of one payment, with its
+ * orders. One email per gateway event (`eventId`): a second refund of the same payment is a second email.
+ */
+export function refundEmail(refund: {
+  eventId: string;
+  transactionId: string;
+  orders: (EmailOrder & { refundedCents: number })[];
+  totalCents: number;
+}): OutboxMessage {
+  const { orders, totalCents } = refund;
+  const refunded = orders.reduce((total, o) => total + o.refundedCents, 0);
+  const full = refunded >= totalCents;
+  return {
+    kind: 'payment_refunded',
+    to: recipientOf(orders),
+    subject: full
+      ? `PartsYard: your payment of ${money(totalCents)} has been refunded`
+      : `PartsYard: ${money(refunded)} of your payment has been refunded`,
+    dedupeKey: `payment_refunded:${refund.eventId}`,
+    ...render(full ? 'Your payment has been refunded' : 'Part of your payment has been refunded', {
+      paragraphs: [
+        greeting(orders),
+        full
+          ? `We have refunded your payment of ${money(totalCents)} in full.`
+          : `We have refunded ${money(refunded)} of your payment of ${money(totalCents)}.`,
+        'The money goes back to the card you paid with; your bank may take 5 to 10 working days to show it.',
+      ],
+      lines: { orders, totalCents },
+      facts: [
+        ['Transaction id', refund.transactionId],
+        ['Refunded so far', money(refunded)],
+      ],
+    }),
+  };
+}
+
+/** What a customer is told of a dispute (chargeback) of their payment, as it is opened and closed. */
+const disputeNews = {
+  open: {
+    subject: 'PartsYard: your payment is disputed',
+    heading: 'Your payment is disputed',
+    text: 'Your bank has told us that the payment for these orders is disputed. We have answered the bank with the record of your order; the bank decides. If you did not mean to dispute it, tell your bank, and write to us through the contact form.',
+  },
+  won: {
+    subject: 'PartsYard: the dispute of your payment is closed',
+    heading: 'The dispute is closed',
+    text: 'The dispute of the payment for these orders is closed: the bank decided that the payment stands.',
+  },
+  lost: {
+    subject: 'PartsYard: the dispute of your payment is closed',
+    heading: 'The dispute is closed',
+    text: 'The dispute of the payment for these orders is closed: your bank has returned the payment to you.',
+  },
+} as const;
+
+/** A dispute of one payment opened or closed (issue 32). One email per gateway event (`eventId`). */
+export function disputeEmail(dispute: {
+  eventId: string;
+  transactionId: string;
+  orders: EmailOrder[];
+  status: keyof typeof disputeNews;
+}): OutboxMessage {
+  const news = disputeNews[dispute.status];
+  return {
+    kind: 'payment_disputed',
+    to: recipientOf(dispute.orders),
+    subject: news.subject,
+    dedupeKey: `payment_disputed:${dispute.eventId}`,
+    ...render(news.heading, {
+      paragraphs: [greeting(dispute.orders), news.text],
+      lines: { orders: dispute.orders, totalCents: sum(dispute.orders) },
+      facts: [['Transaction id', dispute.transactionId]],
+    }),
+  };
+}
+
 /** Shipped: one order on its way. */
 export function shippedEmail(order: EmailOrder): OutboxMessage {
   return {

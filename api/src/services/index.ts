@@ -40,7 +40,7 @@ export function createServices(deps: ServiceDeps) {
     orders,
     cart: createCartService({ db: deps.db, parts, orders, rateLimits, limits: orderLimits }),
     users: createUsersService({ ...deps, rateLimits, readActor }),
-    payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders }),
+    payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders, rateLimits }),
     reviews: createReviewsService({ db: deps.db, parts }),
     contact: createContactService(deps.db, rateLimits),
     overview: createOverviewService(deps.db, deps.overviewReuse),

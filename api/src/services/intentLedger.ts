@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/database';
 import { gatewayIntents, type GatewayIntentRow } from '../db/schema';
 import type { GatewayIntent, PaymentGateway } from '../payments/paymentGateway';
@@ -25,19 +25,63 @@ const rowOf = (intent: GatewayIntent, kind: PaymentGateway['kind'], orderId: str
   nextCheckAt: firstCheck,
 });
 
-/** Notes an intent just created for `orderId`; answers whether it is new (Stripe answers a repeat with the same). */
+/**
+ * Notes an intent just created for `orderId` (an order's or a checkout's id) and its owner `userId`; answers
+ * whether it is new (Stripe answers a repeat with the same).
+ */
 export async function noteCreated(
   db: DbOrTx,
   intent: GatewayIntent,
   kind: PaymentGateway['kind'],
   orderId: string,
+  userId: string | null,
 ): Promise<boolean> {
   const inserted = await db
     .insert(gatewayIntents)
-    .values(rowOf(intent, kind, orderId))
+    .values({ ...rowOf(intent, kind, orderId), userId })
     .onConflictDoNothing()
     .returning({ id: gatewayIntents.id });
   return inserted.length > 0;
+}
+
+/**
+ * The newest intent still open in the ledger for `orderId` (an order's or a checkout's id), made for `userId` and
+ * this amount: the one to hand again rather than make another (issue 32). The gateway says whether it still can be.
+ */
+export async function openIntentId(
+  db: DbOrTx,
+  kind: PaymentGateway['kind'],
+  orderId: string,
+  userId: string,
+  amountCents: number,
+): Promise<string | null> {
+  const [row] = await db
+    .select({ id: gatewayIntents.id })
+    .from(gatewayIntents)
+    .where(
+      and(
+        eq(gatewayIntents.orderId, orderId),
+        eq(gatewayIntents.status, 'open'),
+        eq(gatewayIntents.gateway, kind),
+        eq(gatewayIntents.userId, userId),
+        eq(gatewayIntents.amountCents, amountCents),
+      ),
+    )
+    .orderBy(desc(gatewayIntents.createdAt))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/**
+ * Who an intent was created for, as the ledger says: a user id, null when it does not know (an intent noted
+ * before owners were, or its owner deleted), undefined when the intent is not in it.
+ */
+export async function intentOwner(db: DbOrTx, intentId: string): Promise<string | null | undefined> {
+  const [row] = await db
+    .select({ userId: gatewayIntents.userId })
+    .from(gatewayIntents)
+    .where(eq(gatewayIntents.id, intentId));
+  return row?.userId;
 }
 
 /** Notes that an intent of this shop succeeded; answers whether this is the first time the shop saw it. */

@@ -5,7 +5,10 @@ import { outbox } from '../db/schema';
 
 /** One email to send, as the builders in emails.ts make it. */
 export interface OutboxMessage {
-  /** What it tells: order_placed, payment_receipt, order_shipped, order_expired, contact_confirmation. */
+  /**
+   * What it tells: order_placed, payment_receipt, payment_refunded, payment_disputed, order_shipped, order_expired,
+   * contact_confirmation.
+   */
   kind: string;
   to: string;
   subject: string;

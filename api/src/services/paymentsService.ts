@@ -7,12 +7,22 @@ import { describeError, logger } from '../logger';
 import type { GatewayIntent, PaymentGateway, RefundReason, TestCard } from '../payments/paymentGateway';
 import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
+import type { RateLimiter } from '../rateLimits';
 import type { Actor } from './actor';
 import { authorize, type SignedInOperation } from './rights';
 import { receiptEmail } from './emails';
 import { expireDueOrdersIn, logExpired } from './expiry';
 import { enqueueEmail } from './outbox';
-import { checkAgain, claimDueIntents, noteCreated, noteSucceeded, settleIntent } from './intentLedger';
+import { recordPaymentAftermath } from './refunds';
+import {
+  checkAgain,
+  claimDueIntents,
+  intentOwner,
+  noteCreated,
+  noteSucceeded,
+  openIntentId,
+  settleIntent,
+} from './intentLedger';
 import { alreadyPaidMessage, orderExpiredMessage, type OrdersService } from './ordersService';
 import { isId } from './paging';
 
@@ -87,8 +97,13 @@ export interface ReconciliationOutcome {
 /** How many open intents one sweep asks the gateway about at most (each is a request to it). */
 const reconcileBatch = 50;
 
-export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; orders: OrdersService }) {
-  const { db, gateway, orders: ordersService } = deps;
+export function createPaymentsService(deps: {
+  db: Db;
+  gateway: PaymentGateway;
+  orders: OrdersService;
+  rateLimits: RateLimiter;
+}) {
+  const { db, gateway, orders: ordersService, rateLimits } = deps;
 
   /**
    * One structured log line per money event (intent created, succeeded, recorded, refunded, mismatched): the
@@ -204,10 +219,12 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
    * sweep skips it, and this waits for them), so an order racing a cancel or its expiry ends either paid or
    * cancelled/expired, never both; a payment that lost is refunded. An order found due here is expired here.
    * The owner's account is locked before the order (see accountLock.ts), as deleting the user does.
+   * `payer`: the caller, when the payment is confirmed by an id that named no order of theirs (see confirm).
    */
   async function recordSucceededIntent(
     intent: GatewayIntent,
     via: PaymentChannel = 'confirmation',
+    payer?: Actor,
   ): Promise<SettledPayment> {
     // The order's id, or a checkout's id (every order of the checkout is paid by it).
     const orderId = intent.orderId;
@@ -220,6 +237,13 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       if (owner?.userId) await holdAccount(tx, owner.userId);
       // Every order of the group is locked (in id order, as the sweep and the cancel lock theirs).
       let group = await tx.select().from(orders).where(inGroup(orderId)).orderBy(orders.id).for('update');
+      // The owner right, for a payer who named a checkout or an order that is gone: only the owner of what the
+      // intent pays (its orders' owner, or the ledger's once they are gone) goes on; anyone else is answered as
+      // for an unknown id, before anything is written (issue 32).
+      if (payer) {
+        const ownerId = group.length ? group[0].userId : await intentOwner(tx, intent.id);
+        if (!ownerId || ownerId !== payer.userId) throw notFound('Order');
+      }
       if (group.some((o) => o.status === 'unpaid')) {
         const expired = await expireDueOrdersIn(tx, inGroup(orderId), group.length);
         if (expired.length) {
@@ -308,11 +332,13 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     try {
       order = await ownOrder('payments.confirmPayment', actor, orderId);
     } catch (error) {
-      // The order was cancelled while its card was being charged: the money goes back.
+      // No such order: it was cancelled while its card was being charged (the money goes back), or the id is a
+      // checkout's (its orders are paid). Either only for the owner of what the intent pays.
       if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+      const payer = authorize('payments.confirmPayment', actor);
       const intent = await retrieve();
       if (intent?.orderId !== orderId) throw error;
-      return recordSucceededIntent(intent, 'confirmation');
+      return recordSucceededIntent(intent, 'confirmation', payer);
     }
     if (order.status !== 'unpaid') {
       if (order.transactionId === intentId) return { order, orders: await groupOf(order), recorded: false };
@@ -325,6 +351,28 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     if (!intent) throw badInput({ paymentIntentId: 'No such payment' });
     if (intent.orderId !== payableKey(order)) throw badInput({ paymentIntentId: 'The payment is not for this order' });
     return recordSucceededIntent(intent, 'confirmation');
+  }
+
+  /**
+   * The intent already open for what `key` pays, for its owner and this total, if the gateway can still take a
+   * card for it: opening the payment page again hands it again instead of making another (issue 32). One the
+   * gateway has cancelled or forgotten is settled so; one that has succeeded meanwhile is recorded, and the caller
+   * is told the order is paid.
+   */
+  async function openIntentFor(key: string, userId: string, totalCents: number): Promise<GatewayIntent | null> {
+    const id = await openIntentId(db, gateway.kind, key, userId, totalCents);
+    if (!id) return null;
+    const intent = await gateway.retrieveIntent(id);
+    if (intent?.status === 'succeeded') {
+      await recordSucceededIntent(intent, 'confirmation');
+      throw conflict(alreadyPaid);
+    }
+    if (!intent || intent.status === 'canceled') {
+      const known = { id, clientSecret: '', amountCents: totalCents, currency, status: 'canceled', orderId: key };
+      await settleIntent(db, { ...known, ours: true }, gateway.kind, key, 'canceled');
+      return null;
+    }
+    return intent.orderId === key && !isMismatch(intent, { totalCents }) ? intent : null;
   }
 
   /**
@@ -383,14 +431,16 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     paymentSettings: () => ({ mode: gateway.kind, publishableKey: gateway.publishableKey }),
 
     /**
-     * Creates an intent at the gateway for the caller's unpaid order's total (the price is never the client's).
-     * An expired order, or one due to expire (expired here), is refused with 409.
+     * An intent at the gateway for the caller's unpaid order's total (the price is never the client's): the one
+     * still open for it, or a new one. An expired order, or one due to expire (expired here), is refused with 409.
+     * Each call counts against the caller's RATE_LIMIT_PAYMENT_INTENTS (each may ask the gateway).
      */
     async createPaymentIntent(
       actor: Actor | null,
       orderId: string,
       { expectedPrice }: { expectedPrice?: number } = {},
     ): Promise<GatewayIntent> {
+      await rateLimits.paymentIntentBy(authorize('payments.createPaymentIntent', actor).userId);
       const order = await ownOrder('payments.createPaymentIntent', actor, orderId);
       // An order of a checkout is paid with all the others of it: one intent for the sum.
       const group = await groupOf(order);
@@ -404,13 +454,15 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       if (totalCents < 1) throw conflict(unchargeable.free);
       if (totalCents > maxChargeCents) throw conflict(unchargeable.tooLarge);
       const key = payableKey(order);
+      const open = order.userId ? await openIntentFor(key, order.userId, totalCents) : null;
+      if (open) return open;
       const intent = await gateway.createIntent({
         amountCents: totalCents,
         currency,
         orderId: key,
         email: order.email,
       });
-      if (await noteCreated(db, intent, gateway.kind, key)) {
+      if (await noteCreated(db, intent, gateway.kind, key, order.userId)) {
         money('payment_intent_created', intent, { orderTotalCents: totalCents });
       }
       return intent;
@@ -456,8 +508,9 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
     confirmPaymentOutcome: confirm,
 
     /**
-     * A webhook from the gateway: records succeeded payments, ignores other events. `recorded` is true only
-     * when this delivery recorded the payment (a replay answers false). An intent that cannot pay its order
+     * A webhook from the gateway: records succeeded payments, and refunds and disputes of recorded ones
+     * (refunds.ts), ignores other events. `recorded` is true only when this delivery recorded the payment or
+     * changed its orders (a replay answers false). An intent that cannot pay its order
      * (cancelled, expired, paid otherwise, another amount) is acknowledged (so Stripe stops sending it) once it
      * is refunded; while the refund fails the answer is 503, so Stripe delivers the event again and the refund
      * is tried again.
@@ -467,6 +520,9 @@ export function createPaymentsService(deps: { db: Db; gateway: PaymentGateway; o
       signature: string,
     ): Promise<{ received: true; recorded: boolean; refunded?: true }> {
       const event = gateway.parseWebhook(rawBody, signature);
+      if (event.type === 'refund' || event.type === 'dispute') {
+        return { received: true, recorded: await recordPaymentAftermath(db, event) };
+      }
       if (event.type !== 'payment_intent.succeeded') return { received: true, recorded: false };
       try {
         const { recorded } = await recordSucceededIntent(event.intent, 'webhook');

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
+import { gatewayIntents, testPaymentIntents } from '../../src/db/schema';
 import { databaseKinds, testEnv } from '../support/env';
-import { addPart, orderInput, payOrder, placeOrder } from '../support/fixtures';
+import { addPart, orderInput, payOrder, placeCheckout, placeOrder } from '../support/fixtures';
 import type { TestUser } from '../support/testApp';
 import {
   confirm,
@@ -20,6 +22,7 @@ import {
   readPart,
   startHarness,
   successCard,
+  tag,
   unknownId,
   type Harness,
   type OrderData,
@@ -339,6 +342,31 @@ describe.each(databaseKinds)('orders and payments over GraphQL on %s', (kind) =>
       });
     });
 
+    it('asked again, answers the same open intent and client secret, also after a declined card (issue 32)', async () => {
+      const partId = await addPart(h.app, admin.token);
+      const order = await placeOrder(h.app, customer.token, partId);
+      const first = dataOf(await createIntent(h.app, order.id, customer.token)).createPaymentIntent;
+      const again = dataOf(await createIntent(h.app, order.id, customer.token)).createPaymentIntent;
+      expect(again).toEqual(first);
+      dataOf(await payWithCard(h.app, first.id, declinedCard, customer.token));
+      expect(dataOf(await createIntent(h.app, order.id, customer.token)).createPaymentIntent).toEqual(first);
+      const made = await h.app.server.database.db
+        .select()
+        .from(testPaymentIntents)
+        .where(eq(testPaymentIntents.orderId, order.id));
+      expect(made.map((i) => i.id)).toEqual([first.id]);
+    });
+
+    it("every order of a checkout answers the checkout's one open intent (issue 32)", async () => {
+      const parts = [await addPart(h.app, admin.token), await addPart(h.app, admin.token)];
+      const { orderIds } = await placeCheckout(h.app, customer.token, parts);
+      const intents = [];
+      for (const id of [...orderIds, ...orderIds]) {
+        intents.push(dataOf(await createIntent(h.app, id, customer.token)).createPaymentIntent);
+      }
+      expect(new Set(intents.map((i) => i.clientSecret)).size).toBe(1);
+    });
+
     it("refuses another customer's order and an admin paying for a customer: FORBIDDEN, 403", async () => {
       const partId = await addPart(h.app, admin.token);
       const order = await placeOrder(h.app, customer.token, partId);
@@ -443,7 +471,12 @@ describe.each(databaseKinds)('orders and payments over GraphQL on %s', (kind) =>
 
     it('refuses to charge a second intent of an order that is paid already: CONFLICT', async () => {
       const { orderId, intentId } = await newIntent(customer);
-      const second = dataOf(await createIntent(h.app, orderId, customer.token)).createPaymentIntent.id;
+      // Asking again hands the open intent again (issue 32): a second one is made at the gateway, as two payment
+      // pages opened at the same instant could.
+      const second = `pi_test_${tag()}${tag()}`;
+      await h.app.server.database.db
+        .insert(testPaymentIntents)
+        .values({ id: second, clientSecret: `${second}_secret_x`, amountCents: 12500, currency: 'usd', orderId });
       dataOf(await payWithCard(h.app, intentId, successCard, customer.token));
       dataOf(await confirm(h.app, orderId, intentId, customer.token));
 
@@ -496,6 +529,72 @@ describe.each(databaseKinds)('orders and payments over GraphQL on %s', (kind) =>
       expectBadInput(await confirm(h.app, orderId, intentId, customer.token), {
         paymentIntentId: 'The payment has not succeeded',
       });
+    });
+  });
+
+  describe("a payment for someone else's checkout (issue 32)", () => {
+    /** A checkout of two lines by `victim`, its intent paid with 4242 but not confirmed yet. */
+    const victimsPaidCheckout = async (victim: TestUser) => {
+      const parts = [await addPart(h.app, admin.token), await addPart(h.app, admin.token)];
+      const checkout = await placeCheckout(h.app, victim.token, parts, {
+        name: 'Victim Rider',
+        address: '12 Secret Lane, Dhaka',
+      });
+      const intent = dataOf(await createIntent(h.app, checkout.orderIds[0], victim.token)).createPaymentIntent;
+      dataOf(await payWithCard(h.app, intent.id, successCard, victim.token));
+      return { ...checkout, intentId: intent.id };
+    };
+    const ledgerRow = async (intentId: string) =>
+      (await h.app.server.database.db.select().from(gatewayIntents).where(eq(gatewayIntents.id, intentId)))[0];
+
+    it("confirming by the checkout's id: a stranger is answered NOT_FOUND, learns nothing, and nothing is recorded; again once it is paid", async () => {
+      const victim = await h.signUp({ name: 'Victim Rider' });
+      const { checkoutId, orderIds, intentId } = await victimsPaidCheckout(victim);
+      const ledgerBefore = await ledgerRow(intentId);
+
+      for (const stranger of [otherCustomer, admin]) {
+        const answer = await confirm(h.app, checkoutId, intentId, stranger.token);
+        expectNotFound(answer);
+        expect(JSON.stringify(answer)).not.toMatch(/Victim Rider|Secret Lane|01712345678/);
+        expect(JSON.stringify(answer)).not.toContain(victim.email);
+      }
+      // Nothing recorded: the orders are unpaid, no payment, the intent's ledger row as it was.
+      for (const id of orderIds) expect(dataOf(await readOrder(h.app, id, victim.token)).order.status).toBe('UNPAID');
+      expect(await ledgerRow(intentId)).toEqual(ledgerBefore);
+      expect(dataOf(await myPayments(victim.token)).myPayments).toEqual([]);
+
+      // The owner pays; the stranger still learns nothing.
+      expect(dataOf(await confirm(h.app, orderIds[0], intentId, victim.token)).confirmPayment.status).toBe('PAID');
+      const afterwards = await confirm(h.app, checkoutId, intentId, otherCustomer.token);
+      expectNotFound(afterwards);
+      expect(JSON.stringify(afterwards)).not.toMatch(/Victim Rider|Secret Lane/);
+    });
+
+    it("the owner may confirm by the checkout's id, as by any of its orders' ids", async () => {
+      const buyer = await h.signUp();
+      const { checkoutId, orderIds, intentId } = await victimsPaidCheckout(buyer);
+      const paid = dataOf(await confirm(h.app, checkoutId, intentId, buyer.token)).confirmPayment;
+      expect(paid).toMatchObject({ status: 'PAID', transactionId: intentId });
+      expect(orderIds).toContain(paid.id);
+    });
+
+    it('an order cancelled after its card was charged: a stranger is answered NOT_FOUND and nothing is refunded or recorded; its owner is told it is refunded', async () => {
+      const buyer = await h.signUp();
+      const partId = await addPart(h.app, admin.token);
+      const order = await placeOrder(h.app, buyer.token, partId);
+      const intentId = dataOf(await createIntent(h.app, order.id, buyer.token)).createPaymentIntent.id;
+      dataOf(await payWithCard(h.app, intentId, successCard, buyer.token));
+      dataOf(await cancel(order.id, buyer.token));
+      const ledgerBefore = await ledgerRow(intentId);
+
+      expectNotFound(await confirm(h.app, order.id, intentId, otherCustomer.token));
+      expect(await ledgerRow(intentId)).toEqual(ledgerBefore);
+      expect(ledgerBefore.status).toBe('open');
+
+      const owner = await confirm(h.app, order.id, intentId, buyer.token);
+      expectConflict(owner);
+      expect(owner.errors?.[0]?.message).toMatch(/has been refunded/);
+      expect((await ledgerRow(intentId)).status).toBe('refunded');
     });
   });
 

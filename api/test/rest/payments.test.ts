@@ -1,4 +1,5 @@
 import { databaseKinds } from '../support/env';
+import { placeCheckout } from '../support/fixtures';
 import type { TestApp, TestUser } from '../support/testApp';
 import {
   expectRefusal,
@@ -167,6 +168,34 @@ describe.each(databaseKinds)(
 
       it('answers 404 for an unknown order', async () => {
         expectRefusal(await confirm(customer.token, unknownId, 'pi_test_x'), 404, 'Order not found');
+      });
+
+      it("answers a stranger 404 for another customer's checkout id, as for an unknown id: nothing recorded, before and after it is paid (issue 32)", async () => {
+        const victim = await app.signUp();
+        const parts = [await restAddPart(app, admin.token, {}), await restAddPart(app, admin.token, {})];
+        const { checkoutId, orderIds } = await placeCheckout(app, victim.token, parts, {
+          name: 'Victim Rider',
+          address: '12 Secret Lane, Dhaka',
+        });
+        const intentId = await restCreateIntent(app, victim.token, orderIds[0]);
+        expect((await pay(victim.token, intentId)).body.succeeded).toBe(true);
+
+        for (const stranger of [other, admin]) {
+          const answer = await confirm(stranger.token, checkoutId, intentId);
+          expectRefusal(answer, 404, 'Order not found');
+          expect(JSON.stringify(answer.body)).not.toMatch(/Victim Rider|Secret Lane/);
+        }
+        for (const id of orderIds) expect((await restOrder(app, victim.token, id)).body.paid).toBe(false);
+        expect(await paymentsOf(victim)).toEqual([]);
+
+        expect((await confirm(victim.token, orderIds[1], intentId)).body).toEqual({
+          acknowledged: true,
+          matchedCount: 1,
+          modifiedCount: 1,
+        });
+        expectRefusal(await confirm(other.token, checkoutId, intentId), 404, 'Order not found');
+        // The owner may name the checkout: it is paid already, so nothing changes.
+        expect((await confirm(victim.token, checkoutId, intentId)).body).toMatchObject({ modifiedCount: 0 });
       });
     });
 

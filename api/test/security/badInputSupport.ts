@@ -29,6 +29,7 @@ export const noRateLimits: RateLimits = {
   contactPerRecipient: null,
   ordersPerUser: null,
   ordersPerAddress: null,
+  paymentIntentsPerUser: null,
 };
 
 /** Runs per property: enough to hit every kind of bad value on PGlite, fewer on a PostgreSQL server. */

@@ -99,6 +99,7 @@ const unlimited: RateLimits = {
   contactPerRecipient: generous,
   ordersPerUser: generous,
   ordersPerAddress: generous,
+  paymentIntentsPerUser: generous,
 };
 
 /** Requests from a given client address: the app trusts X-Forwarded-For from loopback, as from a local proxy. */
@@ -502,6 +503,43 @@ describe.each(databaseKinds)('rate limits over HTTP (%s)', (kind) => {
         expect(await stock()).toBe(before);
         expect(await ordersOf(first)).toBe(1);
         expect((await placeOrder(elsewhere, from('203.0.113.81'))).status).toBe(200);
+      });
+    });
+
+    describe('payment intents, per user (issue 32)', () => {
+      beforeAll(async () => {
+        await restart({ paymentIntentsPerUser: tight(3, 60 * 60_000) });
+        await addStockedPart();
+      });
+
+      const createIntent = (user: TestUser, orderId: string) =>
+        post(
+          {
+            query: 'mutation($id: ID!) { createPaymentIntent(orderId: $id) { id clientSecret } }',
+            variables: { id: orderId },
+          },
+          { authorization: `Bearer ${user.token}`, ...from('198.51.100.120') },
+        );
+      const restCreateIntent = (user: TestUser, orderId: string) =>
+        rest('POST', '/create-payment-intent', { orderId }, { authorization: `Bearer ${user.token}` });
+      const orderOf = async (user: TestUser) =>
+        (await placeOrder(user, from('198.51.100.121'))).body as { data: { placeOrder: { id: string } } };
+
+      it('the 4th ask within the hour is refused with 429 (GraphQL and REST share the count); other customers go on', async () => {
+        const [rider, neighbour] = [await app.signUp(), await app.signUp()];
+        const first = (await orderOf(rider)).data.placeOrder.id;
+        const second = (await orderOf(rider)).data.placeOrder.id;
+        expect((await createIntent(rider, first)).status).toBe(200);
+        expect((await createIntent(rider, first)).status).toBe(200);
+        expect((await restCreateIntent(rider, second)).status).toBe(200);
+        expect(await createIntent(rider, second)).toEqual(
+          limited('You are starting payments too quickly. Try again in 1 hour.', '3600'),
+        );
+        expect(await restCreateIntent(rider, first)).toEqual(
+          restLimited('You are starting payments too quickly. Try again in 1 hour.', '3600'),
+        );
+        const theirs = (await orderOf(neighbour)).data.placeOrder.id;
+        expect((await createIntent(neighbour, theirs)).status).toBe(200);
       });
     });
   });

@@ -254,16 +254,17 @@ export const stripeSettings = (port: number) => ({
 const signer = new Stripe('sk_test_x');
 
 /**
- * Stripe delivering an event about `intent` to the app's webhook (`POST /api/stripe/webhook`), signed as
- * Stripe signs it with `secret` (the webhook secret of stripeSettings unless a test forges another).
+ * Stripe delivering an event about `intent` (or another object: a charge, a dispute) to the app's webhook
+ * (`POST /api/stripe/webhook`), signed as Stripe signs it with `secret` (the webhook secret of stripeSettings
+ * unless a test forges another). `id`: the event's id, to deliver one event twice as Stripe may.
  */
 export function deliverWebhook(
   app: TestApp,
   intent: object | undefined,
-  { secret = 'whsec_test', type = 'payment_intent.succeeded' } = {},
+  { secret = 'whsec_test', type = 'payment_intent.succeeded', id = `evt_${randomBytes(8).toString('hex')}` } = {},
 ) {
   const payload = JSON.stringify({
-    id: `evt_${randomBytes(8).toString('hex')}`,
+    id,
     object: 'event',
     type,
     created: Math.floor(Date.now() / 1000),
@@ -271,7 +272,7 @@ export function deliverWebhook(
     data: { object: intent },
   });
   const signature = signer.webhooks.generateTestHeaderString({ payload, secret });
-  return app.rest<{ received?: boolean; recorded?: boolean; message?: string }>(
+  return app.rest<{ received?: boolean; recorded?: boolean; refunded?: boolean; message?: string }>(
     'POST',
     '/stripe/webhook',
     payload,

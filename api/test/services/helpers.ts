@@ -2,7 +2,10 @@ import { eq } from 'drizzle-orm';
 import { sqlState, violatedConstraint } from '../../src/db/database';
 import { orders, parts, payments, type OrderRow, type PartRow } from '../../src/db/schema';
 import { AppError, type ErrorCode } from '../../src/errors';
+import type { GatewayIntent } from '../../src/payments/paymentGateway';
+import { createTestGateway } from '../../src/payments/testGateway';
 import type { Actor } from '../../src/services/actor';
+import { noteCreated } from '../../src/services/intentLedger';
 import { orderInput, partInput } from '../support/fixtures';
 import type { SignUpOptions, TestApp, TestUser } from '../support/testApp';
 
@@ -83,3 +86,20 @@ export const testCard = (number = '4242 4242 4242 4242') => ({
   expYear: new Date().getUTCFullYear() + 2,
   cvc: '123',
 });
+
+/**
+ * Another intent at the test gateway for an order (noted in the ledger for its owner), as two payment pages opened
+ * at the same instant can make: asking again hands the open one (issue 32), so a test needing two makes the
+ * second here.
+ */
+export async function anotherTestIntent(app: TestApp, order: OrderRow): Promise<GatewayIntent> {
+  const { db } = app.server.database;
+  const intent = await createTestGateway(db).createIntent({
+    amountCents: order.totalCents,
+    currency: 'usd',
+    orderId: order.checkoutId ?? order.id,
+    email: order.email,
+  });
+  await noteCreated(db, intent, 'test', order.checkoutId ?? order.id, order.userId);
+  return intent;
+}

@@ -12,6 +12,7 @@ import { deliverWebhook, FakeStripe, stripeSettings } from './fakeStripe';
 import {
   actorOf,
   addPartAs,
+  anotherTestIntent,
   expectAppError,
   orderRow,
   paymentsOfOrder,
@@ -171,7 +172,7 @@ describe.each(databaseKinds)('paying an order on the test gateway (%s)', (kind) 
   it('a paid order is not charged again through another of its intents (409, that card not charged); its own answers as before', async () => {
     const order = await newOrder();
     const paidWith = await payments_().createPaymentIntent(customer, order.id);
-    const another = await payments_().createPaymentIntent(customer, order.id);
+    const another = await anotherTestIntent(app, order);
     await payments_().payWithTestCard(customer, paidWith.id, testCard());
     await payments_().confirmPayment(customer, order.id, paidWith.id);
     const refused = await expectAppError(payments_().payWithTestCard(customer, another.id, testCard()), 'CONFLICT');
@@ -243,7 +244,7 @@ describe.each(databaseKinds)('paying an order on the test gateway (%s)', (kind) 
   it('a paid order cannot be paid again, neither with a new intent nor with another succeeded intent', async () => {
     const order = await newOrder();
     const first = await payments_().createPaymentIntent(customer, order.id);
-    const spare = await payments_().createPaymentIntent(customer, order.id);
+    const spare = await anotherTestIntent(app, order);
     await payments_().payWithTestCard(customer, first.id, testCard());
     await payments_().payWithTestCard(customer, spare.id, testCard());
     await payments_().confirmPayment(customer, order.id, first.id);
@@ -299,8 +300,8 @@ describe.each(databaseKinds)('paying an order on the test gateway (%s)', (kind) 
   it('a second payment of an order paid with another one is refunded (CONFLICT); the first stays', async () => {
     const order = await newOrder();
     const first = await payments_().createPaymentIntent(customer, order.id);
-    const second = await payments_().createPaymentIntent(customer, order.id);
-    const uncharged = await payments_().createPaymentIntent(customer, order.id);
+    const second = await anotherTestIntent(app, order);
+    const uncharged = await anotherTestIntent(app, order);
     await payments_().payWithTestCard(customer, first.id, testCard());
     await payments_().payWithTestCard(customer, second.id, testCard());
     await payments_().confirmPayment(customer, order.id, first.id);
@@ -457,11 +458,40 @@ describe.each(databaseKinds)('paying through Stripe (a local Stripe-compatible A
     expect(fake.intents.get(intent.id)).toMatchObject({ amount: 5997, metadata: { orderId: order.id } });
   });
 
-  it('opening the payment page twice reuses the same intent (idempotency key per order and amount)', async () => {
+  it('opening the payment page again hands the open intent again: Stripe is asked to create one, even once its idempotency keys are forgotten (issue 32)', async () => {
     const order = await newOrder();
     const first = await payments_().createPaymentIntent(customer, order.id);
     const second = await payments_().createPaymentIntent(customer, order.id);
-    expect(second.id).toBe(first.id);
+    fake.forgetIdempotencyKeys();
+    const third = await payments_().createPaymentIntent(customer, order.id);
+    expect([second, third]).toEqual([first, first]);
+    const creates = fake
+      .requestsFor('POST', '/v1/payment_intents')
+      .filter((r) => r.form['metadata[orderId]'] === order.id);
+    expect(creates).toHaveLength(1);
+  });
+
+  it('an open intent Stripe has cancelled is not handed again: a new one is made', async () => {
+    const order = await newOrder();
+    const first = await payments_().createPaymentIntent(customer, order.id);
+    const cancelled = fake.intents.get(first.id);
+    if (cancelled) cancelled.status = 'canceled';
+    fake.forgetIdempotencyKeys();
+    const next = await payments_().createPaymentIntent(customer, order.id);
+    expect(next.id).not.toBe(first.id);
+    const [row] = await app.server.database.db.select().from(gatewayIntents).where(eq(gatewayIntents.id, first.id));
+    expect(row.status).toBe('canceled');
+  });
+
+  it('an open intent that succeeded unconfirmed is recorded when the page is opened again: the order is paid (409), no second intent', async () => {
+    const order = await newOrder();
+    const first = await payments_().createPaymentIntent(customer, order.id);
+    fake.succeed(first.id);
+    await expectAppError(payments_().createPaymentIntent(customer, order.id), 'CONFLICT');
+    expect(await orderRow(app, order.id)).toMatchObject({ status: 'paid', transactionId: first.id });
+    expect(
+      fake.requestsFor('POST', '/v1/payment_intents').filter((r) => r.form['metadata[orderId]'] === order.id),
+    ).toHaveLength(1);
   });
 
   it('the card form of the test gateway is not offered in Stripe mode', async () => {

@@ -184,7 +184,8 @@ describe.each(databaseKinds)('reconciliation on the test gateway (%s)', (kind) =
     let order, intent;
     try {
       ({ order, intent } = await orderWithIntent());
-      await payments_().createPaymentIntent(customer, order.id); // a second intent for the same order
+      // Asked again, the open intent is handed again: nothing is created or logged (issue 32).
+      expect((await payments_().createPaymentIntent(customer, order.id)).id).toBe(intent.id);
       await payments_().payWithTestCard(customer, intent.id, testCard('4000 0000 0000 0002')); // declined
       await payments_().payWithTestCard(customer, intent.id, testCard());
       await payments_().payWithTestCard(customer, intent.id, testCard());
@@ -194,19 +195,14 @@ describe.each(databaseKinds)('reconciliation on the test gateway (%s)', (kind) =
       logs.restore();
     }
     const mine = logs.events().filter((l) => l.orderId === order.id);
-    expect(mine.map((l) => l.event)).toEqual([
-      'payment_intent_created',
-      'payment_intent_created',
-      'payment_succeeded',
-      'payment_recorded',
-    ]);
+    expect(mine.map((l) => l.event)).toEqual(['payment_intent_created', 'payment_succeeded', 'payment_recorded']);
     for (const line of mine) {
       expect(line).toMatchObject({ orderId: order.id, amountCents: 3500, currency: 'usd', gateway: 'test' });
       expect(typeof line.paymentIntentId).toBe('string');
     }
     expect(mine[0]).toMatchObject({ paymentIntentId: intent.id, orderTotalCents: 3500 });
-    expect(mine[2]).toMatchObject({ paymentIntentId: intent.id, via: 'test card' });
-    expect(mine[3]).toMatchObject({ paymentIntentId: intent.id, orderTotalCents: 3500, via: 'confirmation' });
+    expect(mine[1]).toMatchObject({ paymentIntentId: intent.id, via: 'test card' });
+    expect(mine[2]).toMatchObject({ paymentIntentId: intent.id, orderTotalCents: 3500, via: 'confirmation' });
     const written = logs.raw.join('\n');
     expect(written).not.toContain(intent.clientSecret);
     expect(written).not.toMatch(/_secret_/);

@@ -66,3 +66,34 @@ export async function payOrder(app: TestApp, token: string, orderId: string, car
   );
   return { intentId, card: paid.data?.payWithTestCard, confirm };
 }
+
+/**
+ * Puts `amount` of each part in `token`'s cart and checks it out; answers the checkout's id and its orders' ids
+ * (a checkout is paid with one intent, whose order id is the checkout's).
+ */
+export async function placeCheckout(
+  app: TestApp,
+  token: string,
+  partIds: string[],
+  { amount = 10, ...details }: { amount?: number; name?: string; phone?: string; address?: string } = {},
+): Promise<{ checkoutId: string; orderIds: string[] }> {
+  for (const partId of partIds) {
+    const added = await app.gql(
+      'mutation($id: ID!, $amount: Int!) { addToCart(partId: $id, amount: $amount) { units } }',
+      {
+        id: partId,
+        amount,
+      },
+      token,
+    );
+    if (!added.data) throw new Error(`addToCart failed: ${JSON.stringify(added.errors)}`);
+  }
+  const input = { name: 'Rider One', phone: '01712345678', address: 'Road 5, Dhaka', ...details };
+  const result = await app.gql<{ checkout: { id: string; orders: { id: string }[] } }>(
+    'mutation($input: CheckoutInput!) { checkout(input: $input) { id orders { id } } }',
+    { input },
+    token,
+  );
+  if (!result.data) throw new Error(`checkout failed: ${JSON.stringify(result.errors)}`);
+  return { checkoutId: result.data.checkout.id, orderIds: result.data.checkout.orders.map((o) => o.id) };
+}

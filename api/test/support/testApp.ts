@@ -106,6 +106,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       contactPerRecipient: { max: 100_000, windowMs: 60_000 },
       ordersPerUser: { max: 100_000, windowMs: 60_000 },
       ordersPerAddress: { max: 100_000, windowMs: 60_000 },
+      paymentIntentsPerUser: { max: 100_000, windowMs: 60_000 },
     },
     // As generous: the suites place many orders per customer. api/test/expiry.test.ts sets its own.
     orders: generousOrderLimits,

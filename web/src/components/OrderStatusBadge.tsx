@@ -1,3 +1,5 @@
+import { formatDollars } from '@partsyard/common';
+
 /** How each order status shows: a label and colours readable on white (WCAG AA). A badge, never a button. */
 const looks: Record<string, { label: string; className: string; title: string }> = {
   UNPAID: { label: 'Pending', className: 'border-amber-300 bg-amber-100 text-amber-900', title: 'Not paid yet' },
@@ -23,3 +25,34 @@ export function OrderStatusBadge({ status }: { status: string }) {
 /** When an order was placed, as a date (Nov 23, 2026). */
 export const orderDate = (iso: string): string =>
   new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+
+/** What the words of a dispute's state are, for the customer and the admin alike. */
+const disputeWords: Record<string, string> = {
+  OPEN: 'Payment disputed at the bank',
+  WON: 'Dispute closed: the payment stands',
+  LOST: 'Dispute closed: the bank returned the payment',
+};
+
+/**
+ * What happened to an order's payment after it was made, under its status badge: a refund (made in Stripe's
+ * dashboard, say), in full or its amount, and a dispute (chargeback) and its outcome. Nothing when neither.
+ */
+export function PaymentAftermath({
+  price,
+  refundedAmount,
+  dispute,
+}: {
+  price: number;
+  refundedAmount: number;
+  dispute?: string | null;
+}) {
+  if (!refundedAmount && !dispute) return null;
+  return (
+    <span className="flex flex-col text-xs font-semibold text-red-800" data-testid="payment-aftermath">
+      {refundedAmount > 0 && (
+        <span>{refundedAmount >= price ? 'Refunded in full' : `Refunded ${formatDollars(refundedAmount)}`}</span>
+      )}
+      {dispute && <span>{disputeWords[dispute] ?? 'Payment disputed'}</span>}
+    </span>
+  );
+}

@@ -29,6 +29,9 @@ const order = (id: string, partName: string, status: OrderStatus) => ({
   transactionId: status === 'UNPAID' || status === 'EXPIRED' ? null : `pi_test_${id}`,
   createdAt: '2026-01-02T03:04:05.000Z',
   expiresAt: status === 'UNPAID' || status === 'EXPIRED' ? '2026-01-02T04:04:05.000Z' : null,
+  checkoutId: null,
+  refundedAmount: 0,
+  dispute: null as 'OPEN' | 'WON' | 'LOST' | null,
 });
 
 const longName = 'Heavy-duty O-ring drive chain 520 x 120 links, gold';
@@ -55,6 +58,17 @@ const rowOf = async (text: string) => (await screen.findByText(text)).closest('t
 beforeAll(polyfillDialog);
 
 describe('Manage All Orders', () => {
+  it('shows a refund made at the gateway and a dispute under the status badge (issue 32)', async () => {
+    const refunded = { ...order('o7', 'Clutch cable', 'PAID'), refundedAmount: 25 };
+    const disputed = { ...order('o8', 'Air filter', 'SHIPPED'), refundedAmount: 5, dispute: 'OPEN' as const };
+    renderAdmin(<ManageOrdersPage />, [ordersPage([refunded, disputed, paid])]);
+    expect(within(await rowOf('Clutch cable')).getByTestId('payment-aftermath')).toHaveTextContent('Refunded in full');
+    const open = within(await rowOf('Air filter')).getByTestId('payment-aftermath');
+    expect(open).toHaveTextContent('Refunded $5.00');
+    expect(open).toHaveTextContent('Payment disputed at the bank');
+    expect(within(await rowOf('Brake pads')).queryByTestId('payment-aftermath')).not.toBeInTheDocument();
+  });
+
   it('lists part name cut to 30 characters, email, amount and total; unpaid orders show Pending and Delete', async () => {
     renderAdmin(<ManageOrdersPage />, [ordersPage([unpaid, paid])]);
     const row = await rowOf(`${longName.slice(0, 30)}...`);

@@ -29,6 +29,19 @@ const rowOf = async (text: string) => (await screen.findByText(text)).closest('t
 beforeAll(polyfillDialog);
 
 describe('My Orders', () => {
+  it('tells the customer of a refund made at the gateway and of a dispute and its outcome (issue 32)', async () => {
+    const refunded = order({ ...paid, id: 'order-refunded', partName: 'Clutch cable', refundedAmount: 490 });
+    const partly = order({ ...paid, id: 'order-partly', partName: 'Air filter', refundedAmount: 100 });
+    const disputed = order({ ...paid, id: 'order-disputed', partName: 'Chain lube', dispute: 'LOST' });
+    renderOrders([ordersAnswer([refunded, partly, disputed, paid])]);
+    expect(within(await rowOf('Clutch cable')).getByText('Refunded in full')).toBeInTheDocument();
+    expect(within(await rowOf('Air filter')).getByText('Refunded $100.00')).toBeInTheDocument();
+    expect(
+      within(await rowOf('Chain lube')).getByText('Dispute closed: the bank returned the payment'),
+    ).toBeInTheDocument();
+    expect(within(await rowOf('Iridium Spark Plug CR9EIX')).queryByTestId('payment-aftermath')).toBeNull();
+  });
+
   it("shows index, the part name cut to 30 characters plus '...', and Pending or Paid badges", async () => {
     renderOrders([ordersAnswer([unpaid, paid])]);
     const first = await rowOf(`${longName.slice(0, 30)}...`);

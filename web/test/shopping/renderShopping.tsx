@@ -85,5 +85,7 @@ export const order = (overrides: Partial<Order> = {}): Order & { __typename: 'Or
   createdAt: '2026-01-01T00:00:00.000Z',
   expiresAt: overrides.paid ? null : inTwoHours,
   checkoutId: null,
+  refundedAmount: 0,
+  dispute: null,
   ...overrides,
 });

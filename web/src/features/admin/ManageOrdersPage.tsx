@@ -13,7 +13,7 @@ import { AdminList, AdminTable } from './AdminList';
 import { useListParams } from '../../lib/useListParams';
 import { adminPageSize, adminQueryOptions, useConfirmedDelete } from './useAdminList';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import { OrderStatusBadge, orderDate } from '../../components/OrderStatusBadge';
+import { OrderStatusBadge, PaymentAftermath, orderDate } from '../../components/OrderStatusBadge';
 import { Cell, RowHeader } from '../../components/StackedTable';
 
 type OrderRow = AllOrdersQuery['orders']['items'][number];
@@ -168,8 +168,12 @@ export default function ManageOrdersPage() {
                 {formatDollars(order.price)}
               </Cell>
               <Cell label="Status">
-                <span title={order.transactionId ? `Transaction ${order.transactionId}` : undefined}>
+                <span
+                  className="flex flex-col items-end gap-1 md:items-start"
+                  title={order.transactionId ? `Transaction ${order.transactionId}` : undefined}
+                >
                   <OrderStatusBadge status={order.status} />
+                  <PaymentAftermath price={order.price} refundedAmount={order.refundedAmount} dispute={order.dispute} />
                 </span>
               </Cell>
               <Cell label="">

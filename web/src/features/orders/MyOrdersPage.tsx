@@ -3,7 +3,7 @@ import { Fragment, useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { Link } from 'react-router-dom';
 import { ConfirmModal } from '../../components/ConfirmModal';
-import { OrderStatusBadge, orderDate } from '../../components/OrderStatusBadge';
+import { OrderStatusBadge, PaymentAftermath, orderDate } from '../../components/OrderStatusBadge';
 import { Spinner } from '../../components/Spinner';
 import { Cell, RowHeader, StackedTable } from '../../components/StackedTable';
 import { useCancelOrderMutation, useMyOrdersQuery, type MyOrdersQuery } from '../../generated/graphql';
@@ -129,6 +129,11 @@ export default function MyOrdersPage() {
                   <Cell label="Status">
                     <span className="flex flex-col items-end gap-1 md:items-start">
                       <OrderStatusBadge status={order.status} />
+                      <PaymentAftermath
+                        price={order.price}
+                        refundedAmount={order.refundedAmount}
+                        dispute={order.dispute}
+                      />
                       {order.status === 'UNPAID' && order.expiresAt && (
                         <span className="text-xs whitespace-nowrap" data-testid="pay-by">
                           Pay by <time dateTime={order.expiresAt}>{formatPayBy(order.expiresAt)}</time>
