@@ -91,6 +91,9 @@ export interface Config {
   overviewMaxAgeMs: number;
 }
 
+/** Access token life when JWT_EXPIRES_IN is unset: 15 minutes (the bound for a deleted Firebase account). */
+export const defaultAccessTokenSeconds = 15 * 60;
+
 /** Node's HTTP server timeouts (README, "Settings"). */
 export interface HttpTimeouts {
   /** From the connection (or the end of the previous request) to the end of the request's headers. */
@@ -591,7 +594,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwt: {
       // Production requires JWT_SECRET (acrossSettings); the embedded default makes one once and keeps it.
       secret: settings.JWT_SECRET ?? readOrCreateSecret(path.join(dataDir, 'jwt-secret')),
-      expiresInSeconds: settings.JWT_EXPIRES_IN ?? 12 * 3600,
+      // Minutes, not hours: the web renews it from the Firebase ID token before it runs out, and a renewal is
+      // refused once the Firebase account is deleted or disabled, so this is how long such an account keeps
+      // access (docs/security.md, "Identity").
+      expiresInSeconds: settings.JWT_EXPIRES_IN ?? defaultAccessTokenSeconds,
     },
     adminEmails: settings.ADMIN_EMAILS ?? [],
     stripe:

@@ -105,9 +105,14 @@ describe('configuration for production (DATABASE_URL set)', () => {
     ['12h', 43_200],
     ['7d', 604_800],
     [' 2H ', 7200],
-    [undefined, 43_200],
+    [undefined, 900],
   ])('JWT_EXPIRES_IN %j is %d seconds (a bare number is seconds, as documented)', (value, seconds) => {
     expect(loadConfig(production({ JWT_EXPIRES_IN: value })).jwt.expiresInSeconds).toBe(seconds);
+  });
+
+  it('by default an access token lives at most 15 minutes: how long a deleted or disabled Firebase account keeps access', () => {
+    expect(loadConfig(production()).jwt.expiresInSeconds).toBeLessThanOrEqual(15 * 60);
+    expect(loadConfig({ DATA_DIR: dataDir }).jwt.expiresInSeconds).toBeLessThanOrEqual(15 * 60);
   });
 
   it.each(['twelve hours', '0', '1.5h', '-5m', '10ms', '3w', '1e3', '99999999999'])(
@@ -540,7 +545,7 @@ describe('configuration for production (DATABASE_URL set)', () => {
       const config = loadConfig(production({ PORT: ' ', JWT_EXPIRES_IN: '', SWEEP_INTERVAL: ' ', LOG_REQUESTS: '' }));
       expect([config.port, config.jwt.expiresInSeconds, config.sweepIntervalMs, config.logRequests]).toEqual([
         4000,
-        43_200,
+        900,
         15_000,
         true,
       ]);

@@ -1,7 +1,6 @@
-import { ApolloClient, from, HttpLink, InMemoryCache } from '@apollo/client';
+import { ApolloClient, ApolloLink, from, HttpLink, InMemoryCache, Observable } from '@apollo/client';
 import { setContext } from '@apollo/client/link/context';
-import { onError } from '@apollo/client/link/error';
-import { expireSession, getAccessToken } from './session';
+import { expireSession, getAccessToken, renewSession } from './session';
 
 /**
  * Queries whose answers are the same for every caller. They go as GET and without the Authorization header,
@@ -18,17 +17,58 @@ const authLink = setContext(({ operationName }, { headers }: { headers?: Record<
   return { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } };
 });
 
-// The API answers a refused GraphQL request with HTTP 401 (no or bad token) or 403 (no right). Only a refused
-// session (401) signs the visitor out; a 403 is about one thing (another customer's order), which the page
-// says is not found or not theirs (the spec signed out on both: docs/decisions.md, "Web client").
-const errorLink = onError(({ networkError }) => {
-  const status = (networkError as { statusCode?: number } | null)?.statusCode;
-  if (status === 401) expireSession();
-});
+const unauthorized = (error: unknown) => (error as { statusCode?: number } | null)?.statusCode === 401;
+
+/**
+ * The API answers a refused GraphQL request with HTTP 401 (no or bad token, or one that ran out) or 403 (no
+ * right). An access token lives minutes (JWT_EXPIRES_IN) and the auth provider renews it before it runs out;
+ * one that ran out even so (a sleeping laptop, a throttled background tab) is renewed here, and the request sent
+ * once more with the new one: at most once per request, and never for the renewal (SignIn) itself. Only a
+ * session that cannot be renewed signs the visitor out; a 403 is about one thing (another customer's order),
+ * which the page says is not found or not theirs (the spec signed out on both: docs/decisions.md, "Web client").
+ */
+const sessionLink = new ApolloLink(
+  (operation, forward) =>
+    new Observable((observer) => {
+      const sent = getAccessToken();
+      const name = operation.operationName ?? '';
+      const renewable = sent !== null && name !== 'SignIn' && !publicQueries.has(name);
+      let request: { unsubscribe: () => void } | undefined;
+      let closed = false;
+      const send = (mayRenew: boolean) => {
+        request = forward(operation).subscribe({
+          next: (result) => observer.next(result),
+          complete: () => observer.complete(),
+          error: (error: unknown) => {
+            if (!unauthorized(error)) return observer.error(error);
+            if (!mayRenew) {
+              expireSession();
+              return observer.error(error);
+            }
+            // Another request may have renewed it since this one was sent.
+            const current = getAccessToken();
+            const renewal = current && current !== sent ? Promise.resolve('renewed' as const) : renewSession();
+            void renewal.then((outcome) => {
+              if (closed) return;
+              if (outcome === 'renewed') return send(false);
+              // Once: the refused renewal (SignIn's own 401) may have expired it already.
+              if (outcome === 'refused' && getAccessToken() !== null) expireSession();
+              observer.error(error);
+            });
+          },
+        });
+      };
+      send(renewable);
+      return () => {
+        closed = true;
+        request?.unsubscribe();
+      };
+    }),
+);
 
 export function createApolloClient() {
   return new ApolloClient({
-    link: from([errorLink, authLink, new HttpLink({ uri: '/graphql' })]),
+    link: from([sessionLink, authLink, new HttpLink({ uri: '/graphql' })]),
     cache: new InMemoryCache(),
   });
 }

@@ -2,7 +2,17 @@ import { useApolloClient } from '@apollo/client';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { SignInDocument, type SignInMutation, type SignInMutationVariables } from '../generated/graphql';
 import { errorCode } from './apollo';
-import { clearAccessToken, getAccessToken, setAccessToken } from './session';
+import {
+  clearAccessToken,
+  expireSession,
+  getAccessToken,
+  renewalDue,
+  renewSession,
+  setAccessToken,
+  setSessionRenewer,
+  tokenClaims,
+  type Renewal,
+} from './session';
 import { useClientSettings } from './clientSettings';
 
 export interface AuthUser {
@@ -66,16 +76,33 @@ export async function googleIdTokenForEmulator({ email, name }: EmulatorGoogleAc
  * verifies); null when the token is unreadable or expired.
  */
 function tokenAccount(token: string): string | null {
-  try {
-    const payload = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))) as {
-      fid?: string;
-      exp?: number;
-    };
-    if (payload.exp && payload.exp * 1000 < Date.now()) return null;
-    return payload.fid ?? null;
-  } catch {
-    return null;
-  }
+  const claims = tokenClaims(token);
+  if (!claims || (claims.exp && claims.exp * 1000 < Date.now())) return null;
+  return claims.fid ?? null;
+}
+
+/** Firebase's answers that mean the account cannot have an ID token any more (deleted, disabled, signed out). */
+const accountRefusals = new Set([
+  'auth/user-token-expired',
+  'auth/user-disabled',
+  'auth/user-not-found',
+  'auth/invalid-user-token',
+]);
+
+/** How a failed renewal ended: refused by the shop or by Firebase, or only not possible now. */
+const failedRenewal = (error: unknown): Renewal =>
+  errorCode(error) === 'UNAUTHENTICATED' || accountRefusals.has((error as { code?: string } | null)?.code ?? '')
+    ? 'refused'
+    : 'unavailable';
+
+/** A renewal that could not be made now is tried again this much later (while the token may still hold). */
+const renewalRetryMs = 30_000;
+
+/** A promise with its resolve, for "once the identity SDK has said who is signed in". */
+function settled() {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }
 
 type FirebaseModule = typeof import('firebase/auth');
@@ -112,6 +139,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const sdkWaiters = useRef<{ resolve: (value: Sdk) => void; reject: (error: Error) => void }[]>([]);
   const exchanging = useRef<Promise<void> | null>(null);
   const signingUp = useRef(false);
+  // The Firebase account the shop session belongs to (renewals exchange its ID tokens), known once the SDK has
+  // said who is signed in.
+  const firebaseUser = useRef<import('firebase/auth').User | null>(null);
+  const firebaseUserKnown = useRef(settled());
 
   const toUser = (u: import('firebase/auth').User): AuthUser => ({
     uid: u.uid,
@@ -122,23 +153,35 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   });
 
   /**
-   * Makes sure we hold an access token for this Firebase account, saving the profile on the way (spec §4).
-   * `fresh`: exchange a newly issued ID token even so (the account's email or its verification changed).
+   * Makes sure we hold an access token for this Firebase account, saving the profile on the way (spec §4): the
+   * form's fields (`profile`, sign-up) or Firebase's. `again`: exchange even when a token of this account is
+   * held: `fresh` with a newly issued ID token (the account's email or its verification changed), `renew` with
+   * the one the SDK keeps current (the held token is running out). A renewal, or a session of this account whose
+   * token ran out, saves no profile: the one the shop holds (its owner may have edited it) stays as it is.
    */
   const establish = useCallback(
-    async (fbUser: import('firebase/auth').User, profile?: { name?: string; avatar?: string }, fresh = false) => {
+    async (
+      fbUser: import('firebase/auth').User,
+      { profile, again }: { profile?: { name?: string; avatar?: string }; again?: 'fresh' | 'renew' } = {},
+    ) => {
+      const fresh = again === 'fresh';
       const token = getAccessToken();
-      if (!fresh && token && tokenAccount(token) === fbUser.uid) return;
+      if (!again && token && tokenAccount(token) === fbUser.uid) return;
+      const renewal = again === 'renew' || (!again && token !== null && tokenClaims(token)?.fid === fbUser.uid);
       const exchange = async (idToken: string) =>
         (
           await apollo.mutate<SignInMutation, SignInMutationVariables>({
             mutation: SignInDocument,
             variables: {
               idToken,
-              profile: {
-                name: profile?.name ?? fbUser.displayName ?? '',
-                avatar: profile?.avatar ?? fbUser.photoURL ?? '',
-              },
+              ...(renewal
+                ? {}
+                : {
+                    profile: {
+                      name: profile?.name ?? fbUser.displayName ?? '',
+                      avatar: profile?.avatar ?? fbUser.photoURL ?? '',
+                    },
+                  }),
             },
           })
         ).data;
@@ -177,6 +220,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // A sign-up in progress exchanges its own sign-in once the account has its name (`signup`).
         if (fbUser && signingUp.current) return;
         if (!fbUser) {
+          firebaseUser.current = null;
+          firebaseUserKnown.current.resolve();
           clearAccessToken();
           setUser(null);
           setStatus('signedOut');
@@ -184,6 +229,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
         try {
           await establish(fbUser);
+          firebaseUser.current = fbUser;
+          firebaseUserKnown.current.resolve();
           setUser(toUser(fbUser));
           setStatus('signedIn');
         } catch {
@@ -227,6 +274,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     clearAccessToken();
+    firebaseUser.current = null;
     // A visitor who never needed the SDK has no Firebase session to end.
     if (wanted.current) {
       const { fb, auth } = await ready();
@@ -237,6 +285,63 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setStatus('signedOut');
   }, [apollo, ready]);
 
+  // How the session is renewed (lib/session.ts; the API client asks after a 401): a current Firebase ID token
+  // of the signed-in account exchanged again, no profile. Firebase is asked about the account (checkRevoked), so
+  // one deleted or disabled since is refused, and the session ends.
+  useEffect(
+    () =>
+      setSessionRenewer(async () => {
+        try {
+          await ready();
+          await firebaseUserKnown.current.promise;
+          const fbUser = firebaseUser.current;
+          if (!fbUser) return 'refused';
+          await establish(fbUser, { again: 'renew' });
+          return 'renewed';
+        } catch (error) {
+          return failedRenewal(error);
+        }
+      }),
+    [ready, establish],
+  );
+
+  // Renews the access token before it runs out, silently: the page, its state and its place stay as they are.
+  useEffect(() => {
+    if (status !== 'signedIn') return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const plan = (delayMs: number) => {
+      clearTimeout(timer);
+      // Up to 5 % later, so that the tabs of one browser do not all renew the token they share at once.
+      timer = setTimeout(() => void check(), Math.max(1000, delayMs * (1 + Math.random() * 0.05)));
+    };
+    const check = async () => {
+      const due = renewalDue(getAccessToken());
+      if (due === null) return;
+      // Not yet, or another tab renewed it already.
+      if (due > Date.now()) return plan(due - Date.now());
+      const outcome = await renewSession();
+      if (stopped) return;
+      if (outcome === 'refused') {
+        if (getAccessToken() !== null) expireSession();
+        return;
+      }
+      // Renewed: the next check plans from the new token.
+      plan(outcome === 'renewed' ? 0 : renewalRetryMs);
+    };
+    // A tab coming back (a laptop waking, a background tab whose timers the browser slowed) checks at once.
+    const visible = () => {
+      if (document.visibilityState === 'visible') void check();
+    };
+    document.addEventListener('visibilitychange', visible);
+    void check();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', visible);
+    };
+  }, [status]);
+
   const value = useMemo<AuthContextValue>(
     () => ({
       status,
@@ -245,6 +350,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const { fb, auth } = await ready();
         const credential = await fb.signInWithEmailAndPassword(auth, email, password);
         await establish(credential.user);
+        firebaseUser.current = credential.user;
         setUser(toUser(credential.user));
         setStatus('signedIn');
       },
@@ -260,7 +366,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           credential = await fb.createUserWithEmailAndPassword(auth, email, password);
           await fb.updateProfile(credential.user, { displayName: name });
           clearAccessToken();
-          await establish(credential.user, { name });
+          await establish(credential.user, { profile: { name } });
         } catch (error) {
           // Created but not exchanged: signed out of Firebase too (the listener, no longer held off, says so).
           signingUp.current = false;
@@ -268,6 +374,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           throw error;
         }
         signingUp.current = false;
+        firebaseUser.current = credential.user;
         setUser({ ...toUser(credential.user), displayName: name });
         setStatus('signedIn');
       },
@@ -280,6 +387,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
             )
           : await fb.signInWithPopup(auth, new fb.GoogleAuthProvider());
         await establish(credential.user);
+        firebaseUser.current = credential.user;
         setUser(toUser(credential.user));
         setStatus('signedIn');
       },
@@ -294,7 +402,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const current = auth.currentUser;
         if (!current) throw new Error('No user is logged in');
         await current.reload();
-        if (current.emailVerified) await establish(current, undefined, true);
+        if (current.emailVerified) await establish(current, { again: 'fresh' });
         setUser(toUser(current));
         return current.emailVerified;
       },

@@ -1,9 +1,15 @@
-import { MockedProvider } from '@apollo/client/testing';
+import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { GraphQLError } from 'graphql';
 import { AuthProvider, useAuth } from '../../src/lib/auth';
 import { SignInDocument } from '../../src/generated/graphql';
-import { clearAccessToken, getAccessToken, setAccessToken } from '../../src/lib/session';
+import {
+  clearAccessToken,
+  getAccessToken,
+  onSessionExpired,
+  renewSession,
+  setAccessToken,
+} from '../../src/lib/session';
 
 // The identity SDK, as far as the provider uses it; the factory runs when the SDK is first loaded.
 const mockSdkLoaded = jest.fn();
@@ -234,5 +240,105 @@ describe('sign-in state', () => {
     expect(asked).toEqual([{ idToken: 'id', profile: { name: 'Nia Rider', avatar: '' } }]);
     expect(getAccessToken()).toBe(newcomerToken);
     expect(status()).toBe('signedIn rider@example.com');
+  });
+
+  describe('renewing the session (issue 32, point 11)', () => {
+    /** An access token of the rider's account that lives `seconds` from now, as the server issues them. */
+    const shortLived = (seconds: number, label: string) => {
+      const iat = Math.floor(Date.now() / 1000);
+      return `h.${btoa(JSON.stringify({ fid: 'u1', iat, exp: iat + seconds, label }))}.sig`;
+    };
+    /** The renewal as the provider sends it: the current ID token alone (the shop's profile stays as it is). */
+    const renewal = (result: object, maxUsageCount = 1) => ({
+      request: { query: SignInDocument, variables: { idToken: 'id' } },
+      result,
+      maxUsageCount,
+    });
+    const renewedTo = (token: string) => ({ data: { signIn: { ...signIn.result.data.signIn, token } } });
+    const refused = {
+      errors: [new GraphQLError('This account no longer exists', { extensions: { code: 'UNAUTHENTICATED' } })],
+    };
+    const renderWith = (mocks: MockedResponse[]) =>
+      render(
+        <MockedProvider mocks={mocks}>
+          <AuthProvider>
+            <Status />
+          </AuthProvider>
+        </MockedProvider>,
+      );
+
+    beforeEach(() => {
+      mockFirebaseUser.current = rider;
+      mockGetIdToken.mockImplementation(async () => 'id');
+      mockGetIdToken.mockClear();
+    });
+
+    it('renews the access token before it runs out, silently: still signed in, no profile sent, no page change', async () => {
+      const first = shortLived(3, 'first');
+      setAccessToken(first);
+      const second = shortLived(3, 'second');
+      const asked: number[] = [];
+      const statuses = new Set<string | null>();
+      renderWith([
+        {
+          request: { query: SignInDocument },
+          // The renewal as the provider sends it: the current ID token alone (the shop's profile stays).
+          variableMatcher: (variables: unknown) => {
+            asked.push(Date.now());
+            return JSON.stringify(variables) === JSON.stringify({ idToken: 'id' });
+          },
+          result: renewedTo(second),
+        },
+      ]);
+      await waitFor(() => expect(status()).toBe('signedIn rider@example.com'));
+      expect(getAccessToken()).toBe(first);
+      await waitFor(
+        () => {
+          statuses.add(status());
+          expect(getAccessToken()).toBe(second);
+        },
+        { timeout: 5000, interval: 20 },
+      );
+      // At 80 % of its life (2.4 s of 3): before the first token ran out.
+      const { exp } = JSON.parse(atob(first.split('.')[1])) as { exp: number };
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toBeLessThan(exp * 1000);
+      expect([...statuses]).toEqual(['signedIn rider@example.com']);
+      expect(mockGetIdToken).toHaveBeenCalledTimes(1);
+    });
+
+    it('a renewal refused (the Firebase account deleted or disabled) ends the session', async () => {
+      setAccessToken(shortLived(1, 'last'));
+      const expired = jest.fn();
+      const stop = onSessionExpired(expired);
+      // Refused, then refused again with a newly issued ID token (the account really is gone).
+      renderWith([renewal(refused, 2)]);
+      await waitFor(() => expect(expired).toHaveBeenCalledTimes(1), { timeout: 4000 });
+      stop();
+      expect(getAccessToken()).toBeNull();
+    });
+
+    it('a session whose token ran out is restored at load with no profile sent (the shop keeps the one it holds)', async () => {
+      const iat = Math.floor(Date.now() / 1000) - 3600;
+      setAccessToken(`h.${btoa(JSON.stringify({ fid: 'u1', iat, exp: iat + 900 }))}.sig`);
+      const renewed = shortLived(900, 'restored');
+      renderWith([renewal(renewedTo(renewed))]);
+      await waitFor(() => expect(status()).toBe('signedIn rider@example.com'));
+      expect(getAccessToken()).toBe(renewed);
+    });
+
+    it('the renewal the API client asks for after a 401 exchanges a current ID token of the signed-in account', async () => {
+      setAccessToken(tokenFor('u1'));
+      const renewed = shortLived(900, 'after-401');
+      renderWith([renewal(renewedTo(renewed))]);
+      await waitFor(() => expect(status()).toBe('signedIn rider@example.com'));
+      let outcome: unknown;
+      await act(async () => {
+        outcome = await renewSession();
+      });
+      expect(outcome).toBe('renewed');
+      expect(getAccessToken()).toBe(renewed);
+      expect(status()).toBe('signedIn rider@example.com');
+    });
   });
 });
