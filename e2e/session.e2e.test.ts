@@ -40,7 +40,7 @@ describe('the session in a browser, with access tokens of a few seconds', () => 
       timeout: lifeSeconds * 1000 + 2000,
     });
     expect(new URL(page.url()).pathname).toBe('/dashboard');
-    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    await page.getByRole('button', { name: 'Account menu' }).waitFor();
     expect(signIns.slice(loginExchanges).every((body) => !body.includes('"profile"'))).toBe(true);
 
     // A token that ran out anyway (a laptop that slept): the next page's request is refused, renewed, sent again.
@@ -50,7 +50,7 @@ describe('the session in a browser, with access tokens of a few seconds', () => 
     await page.evaluate((token) => localStorage.setItem('accessToken', token), ranOut);
     await page.getByRole('link', { name: 'My Orders' }).click();
     await page.getByRole('heading', { name: 'My Orders' }).waitFor();
-    await page.getByRole('button', { name: 'Logout' }).waitFor();
+    await page.getByRole('button', { name: 'Account menu' }).waitFor();
     expect(await storedToken(page)).not.toBe(ranOut);
     expect(await page.getByText(/session has expired/i).count()).toBe(0);
   });
