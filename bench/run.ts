@@ -602,6 +602,7 @@ async function main(): Promise<void> {
       graphqlCompileAfter: defaultGraphqlCompileAfter,
       workers: 1,
       overviewMaxAgeMs: defaultOverviewMaxAgeMs,
+      shutdownDelayMs: 0,
     };
     const opened = await openDatabase(database);
     const db = opened.db;

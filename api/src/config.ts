@@ -89,6 +89,11 @@ export interface Config {
    * made through this process or announced by a replica; 0 computes it for every request.
    */
   overviewMaxAgeMs: number;
+  /**
+   * On SIGTERM, how long the server goes on accepting and answering (with `Connection: close`) while /readyz
+   * answers 503, before it stops listening and drains: the time a load balancer takes to see it is not ready.
+   */
+  shutdownDelayMs: number;
 }
 
 /** Node's HTTP server timeouts (README, "Settings"). */
@@ -239,7 +244,8 @@ export function parseDurationSeconds(value: string): number | null {
 /** A duration in milliseconds (`90s`, `30m`, `24h`, `2d`, or whole seconds) from `min` to `max` ms. */
 const duration = (min: number, max: number, range: string) =>
   z.string().transform((value, ctx) => {
-    const ms = (parseDurationSeconds(value) ?? NaN) * 1000;
+    // Zero (`0`, `0s`) is a duration too, for the settings whose range starts there.
+    const ms = /^0+\s*[smhd]?$/i.test(value.trim()) ? 0 : (parseDurationSeconds(value) ?? NaN) * 1000;
     if (ms >= min && ms <= max) return ms;
     return problem(ctx, `must be a duration like 90s, 30m or 24h (or whole seconds) from ${range}, got "${value}"`);
   });
@@ -424,6 +430,7 @@ const environment = z
     HTTP_HEADERS_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
     HTTP_REQUEST_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
     HTTP_KEEP_ALIVE_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
+    SHUTDOWN_DELAY: setting(duration(0, 60_000, '0 to 60s')),
     REDIS_URL: setting(urlOf(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')),
     REDIS_KEY_PREFIX: setting(
       z.string().regex(/^[\w.-]{1,64}$/, {
@@ -640,6 +647,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers,
     overviewMaxAgeMs:
       settings.OVERVIEW_MAX_AGE === undefined ? defaultOverviewMaxAgeMs : settings.OVERVIEW_MAX_AGE * 1000,
+    shutdownDelayMs: settings.SHUTDOWN_DELAY ?? 0,
   };
 }
 

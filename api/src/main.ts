@@ -20,7 +20,8 @@ async function main() {
   }
   if (config.workers > 1 && cluster.isPrimary) {
     logger.info(`starting ${config.workers} workers on port ${config.port}`);
-    runPrimary({ workers: config.workers, graceMs: shutdownGraceMs });
+    // A worker may take SHUTDOWN_DELAY, then its grace period, to stop.
+    runPrimary({ workers: config.workers, graceMs: config.shutdownDelayMs + shutdownGraceMs });
     return;
   }
   const server = await startServer(config);
@@ -51,22 +52,30 @@ async function main() {
   }
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  /** `delayMs`: how long to go on answering, not ready, before stopping to listen (SHUTDOWN_DELAY). */
+  const shutdown = async (signal: string, delayMs = 0) => {
     if (stopping) return;
     stopping = true;
+    if (delayMs > 0)
+      logger.info(`${signal}: not ready; answering for ${delayMs / 1000} s more (SHUTDOWN_DELAY)`, { delayMs });
     logger.info(`${signal}: finishing requests in flight, then stopping`);
     // close() cuts requests still running after the grace period; this is the last resort if closing hangs.
     // It is not unref'd: a stop that never finishes must end here, loudly, not whenever the last timer does.
-    setTimeout(() => {
-      logger.error('stopping did not finish in time: exiting anyway');
-      process.exit(1);
-    }, shutdownGraceMs + 1_500);
-    await server.close({ graceMs: shutdownGraceMs });
+    setTimeout(
+      () => {
+        logger.error('stopping did not finish in time: exiting anyway');
+        process.exit(1);
+      },
+      delayMs + shutdownGraceMs + 1_500,
+    );
+    await server.close({ graceMs: shutdownGraceMs, delayMs });
     logger.info('stopped');
     process.exit(0);
   };
+  // SIGTERM is how orchestrators stop a replica behind a load balancer; Ctrl-C (SIGINT) stops at once, and a
+  // worker whose primary is gone has no listening socket left to keep open.
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM', config.shutdownDelayMs));
   whenPrimaryGone(() => void shutdown('the primary process is gone'));
 }
 

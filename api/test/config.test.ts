@@ -447,6 +447,30 @@ describe('configuration for production (DATABASE_URL set)', () => {
     });
   });
 
+  describe('stopping behind a load balancer (SHUTDOWN_DELAY)', () => {
+    it('is 0 unless set: SIGTERM stops listening at once, as `npm start` wants', () => {
+      expect(loadConfig(production({})).shutdownDelayMs).toBe(0);
+      expect(loadConfig({ DATA_DIR: dataDir }).shutdownDelayMs).toBe(0);
+    });
+
+    it.each([
+      ['0', 0],
+      ['0s', 0],
+      ['1', 1000],
+      ['10s', 10_000],
+      ['1m', 60_000],
+    ])('SHUTDOWN_DELAY=%s is %d ms', (value, ms) => {
+      expect(loadConfig(production({ SHUTDOWN_DELAY: value })).shutdownDelayMs).toBe(ms);
+    });
+
+    it('refuses what is no duration from 0 to 60s, saying so', () => {
+      for (const value of ['61s', '2m', '-1', '1.5s', 'soon'])
+        expect(problemsOf(production({ SHUTDOWN_DELAY: value }))).toEqual([
+          `SHUTDOWN_DELAY must be a duration like 90s, 30m or 24h (or whole seconds) from 0 to 60s, got "${value}"`,
+        ]);
+    });
+  });
+
   describe('order emails (SMTP_URL, MAIL_FROM)', () => {
     it('without SMTP_URL no mail server is used (mail stays queued), from a default sender', () => {
       const config = loadConfig(production());
