@@ -85,6 +85,11 @@ export interface Config {
    */
   workers: number;
   /**
+   * The V8 old-generation limit of each worker (`--max-old-space-size`, MiB) when `workers` is above 1, so that a
+   * worker stays within its share of the machine's memory (README, "Memory").
+   */
+  workerHeapLimitMiB: number;
+  /**
    * How long one admin overview may be answered again (services/overviewService.ts) while no write has been
    * made through this process or announced by a replica; 0 computes it for every request.
    */
@@ -368,6 +373,9 @@ const environment = z
               : problem(ctx, `must be auto or a whole number from 1 to 64, got "${value}"`),
         ),
     ),
+    WORKER_HEAP_LIMIT: setting(
+      wholeNumber(128, 16_384, (value) => `must be a whole number of MiB from 128 to 16384, got "${value}"`),
+    ),
     SEED_DEMO: setting(flag),
     LOG_REQUESTS: setting(flag),
     ADMIN_EMAILS: setting(
@@ -526,6 +534,12 @@ function acrossSettings(settings: Settings, ctx: z.RefinementCtx<Settings>): voi
  * one part, two workers of 10 each answered 992-1,113 requests/s, of 5 each 1,426-1,465 (fewer transactions queued
  * on the part's row); and WORKERS=auto on a large machine opens far fewer connections than 10 a worker would.
  */
+/**
+ * A worker's old generation by default: with 16 MB semi-spaces (the image's) and its code, buffers and pool, a
+ * worker's resident set stays under 384 MiB under the bench's load (docs/decisions.md, "Memory").
+ */
+export const defaultWorkerHeapLimitMiB = 256;
+
 export const defaultPoolSize = (workers: number) => Math.max(2, Math.ceil(10 / workers));
 
 /**
@@ -648,6 +662,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     overviewMaxAgeMs:
       settings.OVERVIEW_MAX_AGE === undefined ? defaultOverviewMaxAgeMs : settings.OVERVIEW_MAX_AGE * 1000,
     shutdownDelayMs: settings.SHUTDOWN_DELAY ?? 0,
+    workerHeapLimitMiB: settings.WORKER_HEAP_LIMIT ?? defaultWorkerHeapLimitMiB,
   };
 }
 

@@ -2,7 +2,6 @@ import cluster from 'node:cluster';
 import { runPrimary, whenPrimaryGone } from './cluster';
 import { ConfigError, loadConfig } from './config';
 import { logger } from './logger';
-import { startServer } from './server';
 
 /** Orchestrators (Docker, Kubernetes) wait 10 s or more between SIGTERM and SIGKILL. */
 const shutdownGraceMs = 8_000;
@@ -21,9 +20,16 @@ async function main() {
   if (config.workers > 1 && cluster.isPrimary) {
     logger.info(`starting ${config.workers} workers on port ${config.port}`);
     // A worker may take SHUTDOWN_DELAY, then its grace period, to stop.
-    runPrimary({ workers: config.workers, graceMs: config.shutdownDelayMs + shutdownGraceMs });
+    runPrimary({
+      workers: config.workers,
+      graceMs: config.shutdownDelayMs + shutdownGraceMs,
+      heapLimitMiB: config.workerHeapLimitMiB,
+    });
     return;
   }
+  // Imported here, not above: the primary only starts and watches workers, and without the server's modules
+  // (Apollo, Drizzle, Express...) it needs a fraction of a worker's memory (README, "Memory").
+  const { startServer } = await import('./server.js');
   const server = await startServer(config);
   logger.info(`PartsYard is ready on http://localhost:${server.port}`, {
     mode: config.mode,

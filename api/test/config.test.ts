@@ -471,6 +471,18 @@ describe('configuration for production (DATABASE_URL set)', () => {
     });
   });
 
+  describe("a worker's memory (WORKER_HEAP_LIMIT)", () => {
+    it('is 256 MiB of old generation per worker unless set, from 128 to 16384', () => {
+      expect(loadConfig(production({})).workerHeapLimitMiB).toBe(256);
+      expect(loadConfig(production({ WORKER_HEAP_LIMIT: '128' })).workerHeapLimitMiB).toBe(128);
+      expect(loadConfig(production({ WORKER_HEAP_LIMIT: '1024' })).workerHeapLimitMiB).toBe(1024);
+      for (const value of ['64', '20000', '256m', 'lots'])
+        expect(problemsOf(production({ WORKER_HEAP_LIMIT: value }))).toEqual([
+          `WORKER_HEAP_LIMIT must be a whole number of MiB from 128 to 16384, got "${value}"`,
+        ]);
+    });
+  });
+
   describe('order emails (SMTP_URL, MAIL_FROM)', () => {
     it('without SMTP_URL no mail server is used (mail stays queued), from a default sender', () => {
       const config = loadConfig(production());

@@ -82,8 +82,8 @@ describe('the server started as the Dockerfile’s command (a direct `node` star
   const runtime = dockerfileRuntime();
   const [command, ...args] = runtime.command;
 
-  it('is `node --max-semi-space-size=64 --import tsx api/src/main.ts` with NODE_ENV=production: one process, no wrapper relaying signals', () => {
-    expect([command, ...args]).toEqual(['node', '--max-semi-space-size=64', '--import', 'tsx', 'api/src/main.ts']);
+  it('is `node --max-semi-space-size=16 --import tsx api/src/main.ts` with NODE_ENV=production: one process, no wrapper relaying signals', () => {
+    expect([command, ...args]).toEqual(['node', '--max-semi-space-size=16', '--import', 'tsx', 'api/src/main.ts']);
     expect(runtime.env.NODE_ENV).toBe('production');
   });
 

@@ -125,6 +125,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // checks the reuse with its own setting).
     overviewMaxAgeMs: 0,
     shutdownDelayMs: 0,
+    workerHeapLimitMiB: 256,
     ...overrides,
   };
 }
