@@ -55,6 +55,6 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["nod
 # TypeScript runs through tsx (a runtime dependency of the API), as in `npm start` and the tests: see README.
 # node is PID 1 and handles SIGTERM itself (docker stop): it stops taking connections, answers the requests it
 # has accepted (8 s at most), logs "stopped" and exits 0; an idle server exits at once.
-# A young generation of 64 MB semi-spaces: a page of orders makes much short-lived garbage (GC was a tenth of
-# its CPU with Node's 16 MB default; about 10 % less CPU per list request with this, docs/decisions.md).
-CMD ["node", "--max-semi-space-size=64", "--import", "tsx", "api/src/main.ts"]
+# 16 MB semi-spaces (Node's default, written out so that it holds): a young generation of at most 48 MiB per
+# process, so that a worker's memory can be planned (README, "Memory"; 64 MB ones made workers of 400+ MiB).
+CMD ["node", "--max-semi-space-size=16", "--import", "tsx", "api/src/main.ts"]

@@ -24,6 +24,7 @@ import {
   defaultGraphqlCompileAfter,
   defaultHttpTimeouts,
   defaultOverviewMaxAgeMs,
+  defaultWorkerHeapLimitMiB,
   type Config,
 } from '../api/src/config';
 import { openDatabase, type Db } from '../api/src/db/database';
@@ -79,6 +80,8 @@ const workers = usePglite
  */
 const warmupSeconds = option('--warmup', 3, 0);
 const connections = option('--connections', 32);
+/** This process's V8 heap flags (`--max-semi-space-size`...): the server processes the bench starts get them too. */
+const heapFlags = process.execArgv.filter((arg) => /^--max-(semi|old)-space-size=/.test(arg));
 const adminUrl =
   process.env.BENCH_DATABASE_URL?.trim() ||
   process.env.TEST_DATABASE_URL?.trim() ||
@@ -222,7 +225,8 @@ async function startReplica(
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=64', '--import', 'tsx', path.join(repoRoot, 'api', 'src', 'main.ts')],
+    // The V8 heap flags the bench was started with (`npm run bench`: the Dockerfile's), as the image runs.
+    [...heapFlags, '--import', 'tsx', path.join(repoRoot, 'api', 'src', 'main.ts')],
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -331,6 +335,26 @@ interface Row extends Omit<LoadSummary, 'loadCpuMsTotal'> {
   /** This process's resident set and V8 heap after the scenario, in MiB. */
   rssMiB?: number;
   heapMiB?: number;
+  /** The server's processes (the primary, each worker) with their resident set after the scenario and its peak. */
+  perProcess?: ProcessMemory[];
+}
+
+/** One process's resident set (VmRSS) and its peak so far (VmHWM), in MiB. */
+interface ProcessMemory {
+  role: string;
+  rssMiB: number;
+  peakMiB: number;
+}
+
+/** The resident set and its peak (MiB) of process `pid` ('self' for this one), from /proc; null when it is gone. */
+function memoryOf(pid: number | 'self'): { rssMiB: number; peakMiB: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
 }
 
 /** The server's CPU time so far (ms) and its memory now. */
@@ -339,13 +363,20 @@ interface Usage {
   rssBytes: number;
   /** The V8 heap in use (the in-process server only). */
   heapBytes?: number;
+  perProcess?: ProcessMemory[];
 }
 
 /** This process's usage: the server when it runs in the bench's process (one worker). */
 const ownUsage = (): Usage => {
   const cpu = process.cpuUsage();
   const memory = process.memoryUsage();
-  return { cpuMs: (cpu.user + cpu.system) / 1000, rssBytes: memory.rss, heapBytes: memory.heapUsed };
+  const own = memoryOf('self');
+  return {
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    rssBytes: memory.rss,
+    heapBytes: memory.heapUsed,
+    perProcess: own ? [{ role: 'server', ...own }] : undefined,
+  };
 };
 
 /**
@@ -387,16 +418,19 @@ function treeUsage(root: number): Usage {
       }
   }
   let cpuMs = 0;
-  let rssKiB = 0;
+  let rssMiB = 0;
+  const perProcess: ProcessMemory[] = [];
   for (const pid of tree) {
     cpuMs += all.get(pid)?.cpuMs ?? 0;
-    try {
-      rssKiB += Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      // gone meanwhile
-    }
+    const memory = memoryOf(pid);
+    if (!memory) continue; // gone meanwhile
+    rssMiB += memory.rssMiB;
+    // The primary, its workers (node processes it forked), and any helper (esbuild's service, for tsx).
+    const { parent, command } = all.get(pid) ?? { parent: 0, command: '?' };
+    const role = pid === root ? 'primary' : parent === root && command === 'node' ? 'worker' : command;
+    perProcess.push({ role, ...memory });
   }
-  return { cpuMs, rssBytes: rssKiB * 1024 };
+  return { cpuMs, rssBytes: rssMiB * 2 ** 20, perProcess };
 }
 
 /**
@@ -443,7 +477,7 @@ async function heapOfWorkers(url: string, metricsToken: string): Promise<number 
 async function measured(
   run: () => Promise<LoadSummary>,
   usage = serverUsage,
-): Promise<LoadSummary & Pick<Row, 'cpuMs' | 'databaseCpuMs' | 'loadCpuMs' | 'rssMiB' | 'heapMiB'>> {
+): Promise<LoadSummary & Pick<Row, 'cpuMs' | 'databaseCpuMs' | 'loadCpuMs' | 'rssMiB' | 'heapMiB' | 'perProcess'>> {
   // The database's readings outside the server's: with one worker the server is this process, and a scan of
   // /proc between the server's two readings would count in its CPU.
   const databaseBefore = databaseCpu?.();
@@ -463,10 +497,21 @@ async function measured(
 }
 
 /** The memory columns from a usage read after a scenario: its heap, or the workers' (`serverHeap`), in MiB. */
-async function memoryAfter(after: Usage): Promise<Pick<Row, 'rssMiB' | 'heapMiB'>> {
+async function memoryAfter(after: Usage): Promise<Pick<Row, 'rssMiB' | 'heapMiB' | 'perProcess'>> {
   const heapBytes = after.heapBytes ?? (await serverHeap?.());
-  return { rssMiB: after.rssBytes / 2 ** 20, heapMiB: heapBytes === undefined ? undefined : heapBytes / 2 ** 20 };
+  return {
+    rssMiB: after.rssBytes / 2 ** 20,
+    heapMiB: heapBytes === undefined ? undefined : heapBytes / 2 ** 20,
+    perProcess: after.perProcess,
+  };
 }
+
+/** "primary 61; worker 290 (peak 340); worker 301 (peak 335)": each server process's RSS after, and its peak. */
+const describeProcesses = (perProcess: ProcessMemory[] | undefined) =>
+  (perProcess ?? [])
+    .filter((p) => p.role === 'primary' || p.role === 'worker' || p.role === 'server')
+    .map((p) => `${p.role} ${fmt(p.rssMiB)} (peak ${fmt(p.peakMiB)})`)
+    .join('; ');
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
@@ -490,8 +535,8 @@ function serverShare(r: Row, ratio: number, floor: Row): string | undefined {
 
 function table(rows: Row[], floor: Row | undefined): string {
   const lines = [
-    '| scenario | requests/s | p50 (ms) | p99 (ms) | errors | / floor | server CPU / request (ms) | database, load generator CPU / request (ms) | RSS, heap after (MiB) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | requests/s | p50 (ms) | p99 (ms) | errors | / floor | server CPU / request (ms) | database, load generator CPU / request (ms) | RSS, heap after (MiB) | RSS per process after (peak) (MiB) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const r of rows) {
     const ratio = r.graphql && floor ? (r.requestsPerSecond / floor.requestsPerSecond).toFixed(2) : '';
@@ -503,7 +548,9 @@ function table(rows: Row[], floor: Row | undefined): string {
         r.loadCpuMs === undefined
           ? ''
           : `${r.databaseCpuMs === undefined ? '–' : fmt(r.databaseCpuMs, 2)}, ${fmt(r.loadCpuMs, 2)}`
-      } | ${r.rssMiB === undefined ? '' : `${fmt(r.rssMiB)}, ${r.heapMiB === undefined ? '–' : fmt(r.heapMiB)}`} |`,
+      } | ${r.rssMiB === undefined ? '' : `${fmt(r.rssMiB)}, ${r.heapMiB === undefined ? '–' : fmt(r.heapMiB)}`} | ${describeProcesses(
+        r.perProcess,
+      )} |`,
     );
   }
   return lines.join('\n');
@@ -603,6 +650,8 @@ async function main(): Promise<void> {
       graphqlCompileAfter: defaultGraphqlCompileAfter,
       workers: 1,
       overviewMaxAgeMs: defaultOverviewMaxAgeMs,
+      shutdownDelayMs: 0,
+      workerHeapLimitMiB: defaultWorkerHeapLimitMiB,
     };
     const opened = await openDatabase(database);
     const db = opened.db;
@@ -795,7 +844,9 @@ async function main(): Promise<void> {
       // The floor's server runs in this process whatever the shop's does.
       const summary = await measured(() => runLoad(spread(spec)), spec.url === floor.url ? ownUsage : serverUsage);
       rows.push({ ...summary, graphql, budget });
-      console.log(`bench: ${spec.name}: ${fmt(summary.requestsPerSecond)} req/s`);
+      console.log(
+        `bench: ${spec.name}: ${fmt(summary.requestsPerSecond)} req/s; RSS ${describeProcesses(summary.perProcess)}`,
+      );
     }
 
     let raceCheck = 'not run';
@@ -919,6 +970,15 @@ async function main(): Promise<void> {
       console.log(`bench: ${checkoutCheck}`);
     }
 
+    const largest = (role: string, key: 'rssMiB' | 'peakMiB') =>
+      Math.max(0, ...rows.flatMap((r) => (r.perProcess ?? []).filter((p) => p.role === role).map((p) => p[key])));
+    const memoryLine =
+      `Memory (V8 flags: ${heapFlags.join(' ') || "Node's defaults"}): ` +
+      (workers > 1
+        ? `the largest worker's RSS after a scenario ${fmt(largest('worker', 'rssMiB'))} MiB, its peak ` +
+          `${fmt(largest('worker', 'peakMiB'))} MiB; the primary's ${fmt(largest('primary', 'rssMiB'))} MiB.`
+        : `the server's (the bench's own process, its floor server and PGlite included) RSS after a scenario at ` +
+          `most ${fmt(largest('server', 'rssMiB'))} MiB, its peak ${fmt(largest('server', 'peakMiB'))} MiB.`);
     const floorRow = rows[0];
     const home = rows.find((r) => r.name.startsWith('home: '));
     const result = table(rows, floorRow);
@@ -975,6 +1035,8 @@ async function main(): Promise<void> {
       '',
       `placeOrder check: ${raceCheck}.`,
       '',
+      memoryLine,
+      '',
       `Checkout check: ${checkoutCheck}. The checkout row is measured by the bench itself (sequential rounds of ` +
         `${checkoutCustomers} concurrent checkouts, each cart refilled by SQL between rounds), not by autocannon.`,
       '',
@@ -989,7 +1051,7 @@ async function main(): Promise<void> {
         '`TEST_DATABASE_URL`, else `postgres://postgres@127.0.0.1:5432/test`; the bench creates and drops a ' +
         `database of its own). Whole run: ${Math.round((Date.now() - started) / 1000)} s.`,
     ].join('\n');
-    console.log(`\n${result}\n\n${raceCheck}\n${budget}\n\n${machine(databaseVersion)}\n`);
+    console.log(`\n${result}\n\n${raceCheck}\n${memoryLine}\n${budget}\n\n${machine(databaseVersion)}\n`);
     if (only || replicas > 1) console.log('bench: --only or --replicas: not written to docs/performance.md');
     else {
       await writeReport(database.kind, section);

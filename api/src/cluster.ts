@@ -35,15 +35,27 @@ interface MetricsMessage {
  * The primary: starts `workers` server processes (this same script, as workers) and looks after them until
  * they have all stopped, then exits. `graceMs` is how long a worker may take to stop before it is killed.
  */
-export function runPrimary({ workers, graceMs }: { workers: number; graceMs: number }): void {
+export function runPrimary({
+  workers,
+  graceMs,
+  heapLimitMiB,
+}: {
+  workers: number;
+  graceMs: number;
+  /** Each worker's V8 old-generation limit (`--max-old-space-size`), in MiB. */
+  heapLimitMiB: number;
+}): void {
   // The launcher's exit-with-parent hook (scripts/start.mjs) watches fd 3, which in a worker is the primary's
-  // channel: workers watch their primary through that channel instead.
+  // channel: workers watch their primary through that channel instead. The primary's own heap limit is not the
+  // workers'.
   const execArgv: string[] = [];
   for (let i = 0; i < process.execArgv.length; i++) {
     const arg = process.execArgv[i];
     if (arg === '--require' && process.execArgv[i + 1]?.endsWith('exit-with-parent.cjs')) i++;
+    else if (arg.startsWith('--max-old-space-size')) continue;
     else if (!(arg.startsWith('--require=') && arg.endsWith('exit-with-parent.cjs'))) execArgv.push(arg);
   }
+  execArgv.push(`--max-old-space-size=${heapLimitMiB}`);
   cluster.setupPrimary({ execArgv });
   const aggregator = new AggregatorRegistry();
   /** When each worker listening now started listening. */

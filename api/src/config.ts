@@ -85,10 +85,20 @@ export interface Config {
    */
   workers: number;
   /**
+   * The V8 old-generation limit of each worker (`--max-old-space-size`, MiB) when `workers` is above 1, so that a
+   * worker stays within its share of the machine's memory (README, "Memory").
+   */
+  workerHeapLimitMiB: number;
+  /**
    * How long one admin overview may be answered again (services/overviewService.ts) while no write has been
    * made through this process or announced by a replica; 0 computes it for every request.
    */
   overviewMaxAgeMs: number;
+  /**
+   * On SIGTERM, how long the server goes on accepting and answering (with `Connection: close`) while /readyz
+   * answers 503, before it stops listening and drains: the time a load balancer takes to see it is not ready.
+   */
+  shutdownDelayMs: number;
 }
 
 /** Access token life when JWT_EXPIRES_IN is unset: 15 minutes (the bound for a deleted Firebase account). */
@@ -245,7 +255,8 @@ export function parseDurationSeconds(value: string): number | null {
 /** A duration in milliseconds (`90s`, `30m`, `24h`, `2d`, or whole seconds) from `min` to `max` ms. */
 const duration = (min: number, max: number, range: string) =>
   z.string().transform((value, ctx) => {
-    const ms = (parseDurationSeconds(value) ?? NaN) * 1000;
+    // Zero (`0`, `0s`) is a duration too, for the settings whose range starts there.
+    const ms = /^0+\s*[smhd]?$/i.test(value.trim()) ? 0 : (parseDurationSeconds(value) ?? NaN) * 1000;
     if (ms >= min && ms <= max) return ms;
     return problem(ctx, `must be a duration like 90s, 30m or 24h (or whole seconds) from ${range}, got "${value}"`);
   });
@@ -368,6 +379,9 @@ const environment = z
               : problem(ctx, `must be auto or a whole number from 1 to 64, got "${value}"`),
         ),
     ),
+    WORKER_HEAP_LIMIT: setting(
+      wholeNumber(128, 16_384, (value) => `must be a whole number of MiB from 128 to 16384, got "${value}"`),
+    ),
     SEED_DEMO: setting(flag),
     LOG_REQUESTS: setting(flag),
     ADMIN_EMAILS: setting(
@@ -431,6 +445,7 @@ const environment = z
     HTTP_HEADERS_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
     HTTP_REQUEST_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
     HTTP_KEEP_ALIVE_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
+    SHUTDOWN_DELAY: setting(duration(0, 60_000, '0 to 60s')),
     REDIS_URL: setting(urlOf(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')),
     REDIS_KEY_PREFIX: setting(
       z.string().regex(/^[\w.-]{1,64}$/, {
@@ -526,6 +541,12 @@ function acrossSettings(settings: Settings, ctx: z.RefinementCtx<Settings>): voi
  * one part, two workers of 10 each answered 992-1,113 requests/s, of 5 each 1,426-1,465 (fewer transactions queued
  * on the part's row); and WORKERS=auto on a large machine opens far fewer connections than 10 a worker would.
  */
+/**
+ * A worker's old generation by default: with 16 MB semi-spaces (the image's) and its code, buffers and pool, a
+ * worker's resident set stays under 384 MiB under the bench's load (docs/decisions.md, "Memory").
+ */
+export const defaultWorkerHeapLimitMiB = 256;
+
 export const defaultPoolSize = (workers: number) => Math.max(2, Math.ceil(10 / workers));
 
 /**
@@ -651,6 +672,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers,
     overviewMaxAgeMs:
       settings.OVERVIEW_MAX_AGE === undefined ? defaultOverviewMaxAgeMs : settings.OVERVIEW_MAX_AGE * 1000,
+    shutdownDelayMs: settings.SHUTDOWN_DELAY ?? 0,
+    workerHeapLimitMiB: settings.WORKER_HEAP_LIMIT ?? defaultWorkerHeapLimitMiB,
   };
 }
 

@@ -28,10 +28,12 @@ export interface RunningServer {
   /** The mail worker delivering the outbox over SMTP_URL; null without SMTP_URL (mail stays queued). */
   mailer: Mailer | null;
   /**
-   * Stops taking connections, lets requests in flight finish (those still running after `graceMs`, default
-   * 10 s, are cut), then closes the database.
+   * Stops: /readyz answers 503 at once, and every answer says `Connection: close`; for `delayMs` (default 0,
+   * SHUTDOWN_DELAY) the server still accepts and answers, while a load balancer sees it is not ready; then it
+   * stops taking connections, lets requests in flight finish (those still running after `graceMs`, default
+   * 10 s, are cut), and closes the database.
    */
-  close(options?: { graceMs?: number }): Promise<void>;
+  close(options?: { graceMs?: number; delayMs?: number }): Promise<void>;
 }
 
 /**
@@ -138,7 +140,7 @@ export async function startServer(
     identity,
     sweeps,
     mailer,
-    async close({ graceMs = 10_000 } = {}) {
+    async close({ graceMs = 10_000, delayMs = 0 } = {}) {
       if (closing) return closing;
       beginShutdown();
       // No sweep starts from here on; one in progress finishes before the database closes.
@@ -146,6 +148,9 @@ export async function startServer(
       // Likewise the mail worker: a message being sent is sent (and marked) or put back before the database closes.
       const mailerStopped = mailer?.stop();
       closing = (async () => {
+        // A load balancer that opened a connection before it saw /readyz fail still gets its answer: the
+        // listening socket stays open until it has had time to notice (issue 32, point 8).
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
         await new Promise<void>((resolve) => {
           // No new connections from here on; `close` calls back once every open connection has ended.
           server.close(() => resolve());

@@ -78,7 +78,10 @@ async function databaseUrl(): Promise<string> {
 }
 
 /** `node --import tsx api/src/main.ts` with WORKERS=2 on `url`, as the image starts it. */
-async function startProcessOn(url: string): Promise<{ server: Started; base: string }> {
+async function startProcessOn(
+  url: string,
+  settings: Record<string, string> = {},
+): Promise<{ server: Started; base: string }> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -94,6 +97,7 @@ async function startProcessOn(url: string): Promise<{ server: Started; base: str
     WORKERS: '2',
     PORT: String(port),
     HOST: '127.0.0.1',
+    ...settings,
   };
   delete env.NODE_ENV;
   delete env.JEST_WORKER_ID;
@@ -108,8 +112,10 @@ async function startProcessOn(url: string): Promise<{ server: Started; base: str
 }
 
 /** A server of two workers on a fresh database, once both are ready. */
-async function startCluster(): Promise<{ server: Started; base: string; readyAt: number }> {
-  const { server, base } = await startProcessOn(await databaseUrl());
+async function startCluster(
+  settings: Record<string, string> = {},
+): Promise<{ server: Started; base: string; readyAt: number }> {
+  const { server, base } = await startProcessOn(await databaseUrl(), settings);
   await waitUntilReady(`${base}/readyz`, server);
   expect(await waitFor(() => server.logLines('all 2 workers are ready') === 1, 60_000)).toBe(true);
   return { server, base, readyAt: Date.now() };
@@ -168,6 +174,17 @@ describeOnPostgres(title, () => {
     expect(server.logLines('stopped')).toBe(2); // each worker's
     expect(server.logLines('all workers stopped')).toBe(1); // then the primary's
     expect(second.filter(alive)).toEqual([]);
+  });
+
+  it('each worker runs with WORKER_HEAP_LIMIT as its V8 old-generation limit (issue 32, point 13)', async () => {
+    const { server } = await startCluster({ WORKER_HEAP_LIMIT: '200' });
+    const workers = workersOf(server.child.pid);
+    expect(workers).toHaveLength(2);
+    for (const pid of workers)
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-old-space-size=200');
+    expect(readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8')).not.toContain('--max-old-space-size');
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
   });
 
   it('a worker that cannot start (its database is not there) stops the server with exit 1, no loop of restarts', async () => {

@@ -455,6 +455,42 @@ describe('configuration for production (DATABASE_URL set)', () => {
     });
   });
 
+  describe('stopping behind a load balancer (SHUTDOWN_DELAY)', () => {
+    it('is 0 unless set: SIGTERM stops listening at once, as `npm start` wants', () => {
+      expect(loadConfig(production({})).shutdownDelayMs).toBe(0);
+      expect(loadConfig({ DATA_DIR: dataDir }).shutdownDelayMs).toBe(0);
+    });
+
+    it.each([
+      ['0', 0],
+      ['0s', 0],
+      ['1', 1000],
+      ['10s', 10_000],
+      ['1m', 60_000],
+    ])('SHUTDOWN_DELAY=%s is %d ms', (value, ms) => {
+      expect(loadConfig(production({ SHUTDOWN_DELAY: value })).shutdownDelayMs).toBe(ms);
+    });
+
+    it('refuses what is no duration from 0 to 60s, saying so', () => {
+      for (const value of ['61s', '2m', '-1', '1.5s', 'soon'])
+        expect(problemsOf(production({ SHUTDOWN_DELAY: value }))).toEqual([
+          `SHUTDOWN_DELAY must be a duration like 90s, 30m or 24h (or whole seconds) from 0 to 60s, got "${value}"`,
+        ]);
+    });
+  });
+
+  describe("a worker's memory (WORKER_HEAP_LIMIT)", () => {
+    it('is 256 MiB of old generation per worker unless set, from 128 to 16384', () => {
+      expect(loadConfig(production({})).workerHeapLimitMiB).toBe(256);
+      expect(loadConfig(production({ WORKER_HEAP_LIMIT: '128' })).workerHeapLimitMiB).toBe(128);
+      expect(loadConfig(production({ WORKER_HEAP_LIMIT: '1024' })).workerHeapLimitMiB).toBe(1024);
+      for (const value of ['64', '20000', '256m', 'lots'])
+        expect(problemsOf(production({ WORKER_HEAP_LIMIT: value }))).toEqual([
+          `WORKER_HEAP_LIMIT must be a whole number of MiB from 128 to 16384, got "${value}"`,
+        ]);
+    });
+  });
+
   describe('order emails (SMTP_URL, MAIL_FROM)', () => {
     it('without SMTP_URL no mail server is used (mail stays queued), from a default sender', () => {
       const config = loadConfig(production());

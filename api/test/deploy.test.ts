@@ -107,7 +107,7 @@ describe('the Dockerfile', () => {
     expect(runtimeStage.user).toBeDefined();
     expect(runtimeStage.user).not.toMatch(/^(root|0)$/);
     expect(runtimeStage.env.NODE_ENV).toBe('production');
-    expect(runtimeStage.cmd).toEqual(['node', '--max-semi-space-size=64', '--import', 'tsx', 'api/src/main.ts']);
+    expect(runtimeStage.cmd).toEqual(['node', '--max-semi-space-size=16', '--import', 'tsx', 'api/src/main.ts']);
     expect(runtimeStage.healthcheck?.join(' ')).toContain('/healthz');
     expect(runtimeStage.copies.every((c) => c.from === 'deps' || c.from === 'build')).toBe(true);
     // node_modules from the deps stage only; from the build stage, the sources, migrations and web/dist.

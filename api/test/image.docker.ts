@@ -269,7 +269,7 @@ describe('the production image, built by Docker from a clean clone of HEAD', () 
     };
     expect(config.User).toBe('node');
     expect(config.Healthcheck?.Test.join(' ')).toContain('/healthz');
-    expect(config.Cmd).toEqual(['node', '--max-semi-space-size=64', '--import', 'tsx', 'api/src/main.ts']);
+    expect(config.Cmd).toEqual(['node', '--max-semi-space-size=16', '--import', 'tsx', 'api/src/main.ts']);
   });
 
   describe('run against a fresh PostgreSQL database and the Auth emulator', () => {

@@ -97,6 +97,23 @@ describe('graceful shutdown', () => {
     expect(Date.now() - t0).toBeLessThan(1_500);
   });
 
+  it('with a delay (SHUTDOWN_DELAY), is not ready at once but still takes and answers new connections, saying Connection: close, until it stops listening', async () => {
+    const config = testConfig();
+    const server = await startServer(config, { database: await openTestDatabase(config.database) });
+    const t0 = Date.now();
+    const closed = server.close({ graceMs: 8_000, delayMs: 600 });
+    // Each fetch below opens a new connection (the answers say Connection: close).
+    const readiness = await fetch(`${server.url}/readyz`);
+    expect(readiness.status).toBe(503);
+    await new Promise((r) => setTimeout(r, 300));
+    const meanwhile = await fetch(`${server.url}/api/parts`);
+    expect(meanwhile.status).toBe(200);
+    expect(meanwhile.headers.get('connection')).toBe('close');
+    await closed;
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(600);
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+  });
+
   it('cuts a request that outlives the grace period', async () => {
     const real = await openTestDatabase({ kind: 'pglite', dataDir: undefined });
     let pingStarted!: () => void;

@@ -6,8 +6,8 @@ import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/p
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { Pool, type PoolClient } from 'pg';
+import { migrateUnderLock } from './migrateUnderLock';
 import * as schema from './schema';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
@@ -109,7 +109,7 @@ export async function openDatabase(
   if (database.kind === 'postgres') {
     const pool = createPool(database);
     const db = drizzlePg({ client: pool, schema, logger }) as unknown as Db;
-    await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder });
+    await migrateUnderLock(pool, migrationsFolder);
     return {
       db,
       kind: 'postgres',

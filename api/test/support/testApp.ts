@@ -125,6 +125,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Every overview computed afresh: the suites change orders behind the app's back (api/test/overview.test.ts
     // checks the reuse with its own setting).
     overviewMaxAgeMs: 0,
+    shutdownDelayMs: 0,
+    workerHeapLimitMiB: 256,
     ...overrides,
   };
 }
