@@ -9,7 +9,7 @@ import {
   purchaseSchema,
   unitPriceCents,
 } from '@partsyard/common';
-import { and, count, desc, eq, getTableColumns, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { OrderLimits } from '../config';
 import { lightStatement, prepareLight, sqlState, type Db, type Tx } from '../db/database';
@@ -758,6 +758,7 @@ export function createOrdersService(deps: {
       const order = await orderFor('orders.markShipped', actor, id);
       if (order.status === 'shipped') return { order, changed: false };
       if (order.status !== 'paid') throw conflict('Only paid orders can be shipped');
+      if (refundedInFull(order)) throw conflict(refundedNotShipped);
       // The order of a customer since deleted kept their details only to be delivered: now they go.
       const keptUnlessDetached = (column: typeof orders.name | typeof orders.phone | typeof orders.address) =>
         sql<string>`case when ${orders.userId} is null then '' else ${column} end`;
@@ -771,15 +772,23 @@ export function createOrdersService(deps: {
             phone: keptUnlessDetached(orders.phone),
             address: keptUnlessDetached(orders.address),
           })
-          .where(and(eq(orders.id, id), eq(orders.status, 'paid')))
+          // A refund recorded meanwhile (the Stripe webhook) wins: the order is not shipped.
+          .where(and(eq(orders.id, id), eq(orders.status, 'paid'), lt(orders.refundedCents, orders.totalCents)))
           .returning();
         // A deleted customer's order (detached, details cleared) has no one to tell.
         if (row?.userId) await enqueueEmail(tx, shippedEmail(row));
         return row;
       });
-      return shipped ? { order: shipped, changed: true } : { order: await getOrder(actor, id), changed: false };
+      if (shipped) return { order: shipped, changed: true };
+      const now = await getOrder(actor, id);
+      if (now.status === 'paid' && refundedInFull(now)) throw conflict(refundedNotShipped);
+      return { order: now, changed: false };
     },
   };
 }
+
+/** A paid order whose whole payment came back (a refund made at Stripe, issue 32) is not shipped. */
+const refundedInFull = (order: OrderRow) => order.refundedCents >= order.totalCents;
+const refundedNotShipped = 'This order was refunded in full, so it is not shipped';
 
 export type OrdersService = ReturnType<typeof createOrdersService>;

@@ -142,6 +142,27 @@ describe.each(databaseKinds)('refunds and disputes reported by Stripe (%s)', (ki
     expect(mails[0].text).toContain('We have refunded your payment of $59.97 in full.');
   });
 
+  it('an order refunded in full is not shipped; one refunded in part still is', async () => {
+    const ship = (id: string) =>
+      app.gql<{ markOrderShipped: { status: string } }>(
+        'mutation($id: ID!) { markOrderShipped(id: $id) { status } }',
+        { id },
+        adminUser.token,
+      );
+    const whole = await paidOrder();
+    await deliverWebhook(app, charge(whole.intentId, 5997, 5997), { type: 'charge.refunded' });
+    const refused = await ship(whole.order.id);
+    expect(refused.errors?.[0]).toMatchObject({
+      message: 'This order was refunded in full, so it is not shipped',
+      extensions: { code: 'CONFLICT' },
+    });
+    expect(await orderRow(app, whole.order.id)).toMatchObject({ status: 'paid', shippedAt: null });
+
+    const part = await paidOrder();
+    await deliverWebhook(app, charge(part.intentId, 5997, 1000), { type: 'charge.refunded' });
+    expect((await ship(part.order.id)).data?.markOrderShipped.status).toBe('SHIPPED');
+  });
+
   it('a partial refund shows its amount; a later one the new total; an older total delivered late changes nothing', async () => {
     const { order, intentId } = await paidOrder();
     await deliverWebhook(app, charge(intentId, 5997, 1000), { type: 'charge.refunded' });
