@@ -11,7 +11,7 @@
  * --replicas <n> (printed, not written: below).
  * PostgreSQL server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -65,7 +65,7 @@ const replicas = Math.floor(option('--replicas', 1));
  * (`serverHeap`); with one, it runs in this process (so that `node --cpu-prof` profiles it).
  */
 const workersIndex = args.indexOf('--workers');
-const workersAsked = workersIndex >= 0 ? args[workersIndex + 1] : 'auto';
+const workersAsked = workersIndex >= 0 ? args[workersIndex + 1] : args.includes('--image') ? '1' : 'auto';
 const workers = usePglite
   ? 1
   : workersAsked === 'auto'
@@ -80,6 +80,17 @@ const workers = usePglite
  */
 const warmupSeconds = option('--warmup', 3, 0);
 const connections = option('--connections', 32);
+/**
+ * `--image <tag>` (PostgreSQL only): the shop is that Docker image, run with `--network host` as README's "The image"
+ * says (`WORKERS` from `--workers`, default 1 here) and `--memory <limit>` (`--memory 512m`): shows what a replica
+ * of the image needs. Its processes are measured from /proc (the host sees them), the container's cgroup peak and
+ * whether the kernel killed anything in it are printed after the run. The report is printed, not written.
+ */
+const imageIndex = args.indexOf('--image');
+const image = imageIndex >= 0 ? args[imageIndex + 1] : undefined;
+const containerName = `partsyard-bench-${process.pid}`;
+const memoryIndex = args.indexOf('--memory');
+const containerMemory = memoryIndex >= 0 ? args[memoryIndex + 1] : undefined;
 /** This process's V8 heap flags (`--max-semi-space-size`...): the server processes the bench starts get them too. */
 const heapFlags = process.execArgv.filter((arg) => /^--max-(semi|old)-space-size=/.test(arg));
 const adminUrl =
@@ -223,40 +234,53 @@ async function startReplica(
   metricsToken?: string,
 ): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    // The V8 heap flags the bench was started with (`npm run bench`: the Dockerfile's), as the image runs.
-    [...heapFlags, '--import', 'tsx', path.join(repoRoot, 'api', 'src', 'main.ts')],
-    {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: {
-        ...process.env,
-        WORKERS: String(processes),
-        NODE_ENV: 'production',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: databaseUrl,
-        JWT_SECRET: config.jwt.secret,
-        FIREBASE_PROJECT_ID: config.firebase.projectId,
-        FIREBASE_AUTH_EMULATOR_HOST: config.firebase.emulatorHost ?? '127.0.0.1:9',
-        ALLOW_AUTH_EMULATOR: 'true',
-        FIREBASE_API_KEY: config.firebase.webApiKey,
-        SEED_DEMO: 'false',
-        LOG_REQUESTS: 'false',
-        WEB_DIST_DIR: config.webDistDir,
-        RATE_LIMIT_SIGN_IN_PER_ADDRESS: 'off',
-        RATE_LIMIT_SIGN_IN_PER_EMAIL: 'off',
-        RATE_LIMIT_CONTACT_PER_ADDRESS: 'off',
-        RATE_LIMIT_CONTACT_PER_RECIPIENT: 'off',
-        RATE_LIMIT_ORDERS_PER_USER: 'off',
-        RATE_LIMIT_ORDERS_PER_ADDRESS: 'off',
-        UNPAID_ORDER_EXPIRY: String(config.orders.unpaidExpiryMs / 1000),
-        UNPAID_ORDERS_PER_CUSTOMER: String(config.orders.unpaidPerCustomer),
-        ...(metricsToken ? { METRICS_TOKEN: metricsToken } : {}),
-      },
-    },
-  );
+  const settings: Record<string, string> = {
+    WORKERS: String(processes),
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: config.jwt.secret,
+    FIREBASE_PROJECT_ID: config.firebase.projectId,
+    FIREBASE_AUTH_EMULATOR_HOST: config.firebase.emulatorHost ?? '127.0.0.1:9',
+    ALLOW_AUTH_EMULATOR: 'true',
+    FIREBASE_API_KEY: config.firebase.webApiKey,
+    SEED_DEMO: 'false',
+    LOG_REQUESTS: 'false',
+    WEB_DIST_DIR: config.webDistDir,
+    RATE_LIMIT_SIGN_IN_PER_ADDRESS: 'off',
+    RATE_LIMIT_SIGN_IN_PER_EMAIL: 'off',
+    RATE_LIMIT_CONTACT_PER_ADDRESS: 'off',
+    RATE_LIMIT_CONTACT_PER_RECIPIENT: 'off',
+    RATE_LIMIT_ORDERS_PER_USER: 'off',
+    RATE_LIMIT_ORDERS_PER_ADDRESS: 'off',
+    UNPAID_ORDER_EXPIRY: String(config.orders.unpaidExpiryMs / 1000),
+    UNPAID_ORDERS_PER_CUSTOMER: String(config.orders.unpaidPerCustomer),
+    // Dollars, at most the setting's bound.
+    UNPAID_VALUE_PER_CUSTOMER: String(Math.min(100_000_000, config.orders.unpaidValuePerCustomerCents / 100)),
+    ...(metricsToken ? { METRICS_TOKEN: metricsToken } : {}),
+  };
+  const child = image
+    ? spawn(
+        'docker',
+        [
+          'run',
+          `--name=${containerName}`,
+          '--network=host',
+          ...(containerMemory ? [`--memory=${containerMemory}`] : []),
+          ...Object.entries(settings)
+            .filter(([name]) => name !== 'WEB_DIST_DIR' && name !== 'NODE_ENV')
+            .flatMap(([name, value]) => ['-e', `${name}=${value}`]),
+          image,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      )
+    : spawn(
+        process.execPath,
+        // The V8 heap flags the bench was started with (`npm run bench`: the Dockerfile's), as the image runs.
+        [...heapFlags, '--import', 'tsx', path.join(repoRoot, 'api', 'src', 'main.ts')],
+        { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...settings } },
+      );
   const url = `http://127.0.0.1:${port}`;
   // Several workers: ready once the primary says all are (its log line), not when the first answers.
   let log = '';
@@ -276,6 +300,45 @@ async function startReplica(
   }
   child.kill('SIGKILL');
   throw new Error('replica did not start within 60 s');
+}
+
+/** The host's pid of the container's first process (node, PID 1 inside). */
+function containerPid(): number {
+  const pid = Number(
+    spawnSync('docker', ['inspect', '-f', '{{.State.Pid}}', containerName], { encoding: 'utf8' }).stdout.trim(),
+  );
+  if (!pid) throw new Error(`no running container ${containerName}`);
+  return pid;
+}
+
+/** After a run on the image: whether the container still runs, was killed for memory, and its cgroup's peak. */
+function containerReport(): string {
+  const inspect = spawnSync(
+    'docker',
+    ['inspect', '-f', '{{.State.Status}} {{.State.OOMKilled}} {{.State.Pid}} {{.HostConfig.Memory}}', containerName],
+    { encoding: 'utf8' },
+  ).stdout.trim();
+  const [status, oomKilled, pid, limit] = inspect.split(' ');
+  let cgroupMemory = 'unknown';
+  const mib = (bytes: string) => `${fmt(Number(bytes) / 2 ** 20)} MiB`;
+  try {
+    const cgroups = readFileSync(`/proc/${pid}/cgroup`, 'utf8');
+    const v1 = /^\d+:memory:(.*)$/m.exec(cgroups)?.[1];
+    const v2 = /^0::(.*)$/m.exec(cgroups)?.[1];
+    const read = (file: string) =>
+      readFileSync(v1 ? `/sys/fs/cgroup/memory${v1}/${file}` : `/sys/fs/cgroup${v2}/${file}`, 'utf8').trim();
+    cgroupMemory = v1
+      ? `peak ${mib(read('memory.max_usage_in_bytes'))}, now ${mib(read('memory.usage_in_bytes'))}; ` +
+        `memory.oom_control: ${read('memory.oom_control').replace(/\n/g, ', ')}`
+      : `peak ${mib(read('memory.peak'))}, now ${mib(read('memory.current'))}; ` +
+        `memory.events: ${read('memory.events').replace(/\n/g, ', ')}`;
+  } catch {
+    // the container is gone
+  }
+  return (
+    `Container ${containerName} (${image}, --memory ${containerMemory ?? 'unlimited'}: ${fmt(Number(limit) / 2 ** 20)} MiB, ` +
+    `WORKERS=${workers}): ${status}, OOMKilled ${oomKilled}; cgroup memory ${cgroupMemory}`
+  );
 }
 
 async function stopReplica(replica: { process: ChildProcess }): Promise<void> {
@@ -406,7 +469,7 @@ function processes(): Map<number, { parent: number; command: string; cpuMs: numb
 }
 
 /** A process and all its descendants (a primary, its workers, their helpers), summed from /proc. */
-function treeUsage(root: number): Usage {
+function treeUsage(root: number, rootRole = 'primary'): Usage {
   const all = processes();
   const tree = new Set([root]);
   for (let grew = true; grew;) {
@@ -427,7 +490,7 @@ function treeUsage(root: number): Usage {
     rssMiB += memory.rssMiB;
     // The primary, its workers (node processes it forked), and any helper (esbuild's service, for tsx).
     const { parent, command } = all.get(pid) ?? { parent: 0, command: '?' };
-    const role = pid === root ? 'primary' : parent === root && command === 'node' ? 'worker' : command;
+    const role = pid === root ? rootRole : parent === root && command === 'node' ? 'worker' : command;
     perProcess.push({ role, ...memory });
   }
   return { cpuMs, rssBytes: rssMiB * 2 ** 20, perProcess };
@@ -695,14 +758,15 @@ async function main(): Promise<void> {
     );
 
     let appUrl: string;
-    if (workers > 1 && database.kind === 'postgres') {
-      // The shop as WORKERS runs it: a primary and its workers in a child process, measured from /proc.
+    if ((workers > 1 || image) && database.kind === 'postgres') {
+      // The shop as WORKERS runs it: a primary and its workers in a child process (or the image's container),
+      // measured from /proc.
       const metricsToken = randomBytes(16).toString('hex');
       const clustered = await startReplica(config, database.url, workers, metricsToken);
       others.push(clustered);
       appUrl = clustered.url;
-      const pid = clustered.process.pid as number;
-      serverUsage = () => treeUsage(pid);
+      const pid = image ? containerPid() : (clustered.process.pid as number);
+      serverUsage = () => treeUsage(pid, workers > 1 ? 'primary' : 'server');
       serverHeap = () => heapOfWorkers(clustered.url, metricsToken);
     } else {
       app = await startServer(config, { database: opened });
@@ -971,13 +1035,19 @@ async function main(): Promise<void> {
     }
 
     const largest = (role: string, key: 'rssMiB' | 'peakMiB') =>
-      Math.max(0, ...rows.flatMap((r) => (r.perProcess ?? []).filter((p) => p.role === role).map((p) => p[key])));
+      Math.max(
+        0,
+        // The floor runs in the bench's own process, not the shop's.
+        ...rows
+          .filter((r) => !r.name.startsWith('floor'))
+          .flatMap((r) => (r.perProcess ?? []).filter((p) => p.role === role).map((p) => p[key])),
+      );
     const memoryLine =
       `Memory (V8 flags: ${heapFlags.join(' ') || "Node's defaults"}): ` +
       (workers > 1
         ? `the largest worker's RSS after a scenario ${fmt(largest('worker', 'rssMiB'))} MiB, its peak ` +
           `${fmt(largest('worker', 'peakMiB'))} MiB; the primary's ${fmt(largest('primary', 'rssMiB'))} MiB.`
-        : `the server's (the bench's own process, its floor server and PGlite included) RSS after a scenario at ` +
+        : `the server's (${image ? "the container's process" : "the bench's own process, PGlite included"}) RSS after a scenario at ` +
           `most ${fmt(largest('server', 'rssMiB'))} MiB, its peak ${fmt(largest('server', 'peakMiB'))} MiB.`);
     const floorRow = rows[0];
     const home = rows.find((r) => r.name.startsWith('home: '));
@@ -1052,7 +1122,8 @@ async function main(): Promise<void> {
         `database of its own). Whole run: ${Math.round((Date.now() - started) / 1000)} s.`,
     ].join('\n');
     console.log(`\n${result}\n\n${raceCheck}\n${memoryLine}\n${budget}\n\n${machine(databaseVersion)}\n`);
-    if (only || replicas > 1) console.log('bench: --only or --replicas: not written to docs/performance.md');
+    if (image) console.log(containerReport());
+    if (only || replicas > 1 || image) console.log('bench: --only or --replicas: not written to docs/performance.md');
     else {
       await writeReport(database.kind, section);
       console.log('bench: written to docs/performance.md');
@@ -1060,6 +1131,7 @@ async function main(): Promise<void> {
   } finally {
     await new Promise<void>((resolve) => (floorServer ? floorServer.close(() => resolve()) : resolve()));
     await Promise.all(others.map(stopReplica));
+    if (image) spawnSync('docker', ['rm', '-f', containerName], { stdio: 'ignore' });
     await app?.close({ graceMs: 1000 });
     await dropDatabase?.();
   }
