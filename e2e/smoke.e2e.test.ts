@@ -1,3 +1,4 @@
+import { emulatorRequest } from '../api/test/support/testApp';
 import { expectAccessible } from './support/axe';
 import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop';
 
@@ -55,21 +56,38 @@ describe('the shop in a browser', () => {
     await context.close();
   });
 
-  it('a refused session (401 on protected data) signs the user out and goes to /', async () => {
+  it('a refused session (401 on protected data) is renewed once from Firebase; refused again, it signs the user out and goes to /', async () => {
+    const rider = await shop.app.signUp({ name: 'Refused Rider' });
     const { context, page } = await shop.newPage();
-    await loginAs(page, demo.customer.email, demo.customer.password);
+    await loginAs(page, rider.email, rider.password);
     // A token that looks like the customer's (same account, same claims) but that the server did not sign.
-    await page.evaluate(() => {
-      const part = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-      const real = localStorage.getItem('accessToken') ?? '';
-      const claims = JSON.parse(atob(real.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))) as object;
-      localStorage.setItem('accessToken', `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.forged-signature`);
-    });
+    const forge = () =>
+      page.evaluate(() => {
+        const part = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+        const real = localStorage.getItem('accessToken') ?? '';
+        const claims = JSON.parse(atob(real.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))) as object;
+        const forged = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.forged-signature`;
+        localStorage.setItem('accessToken', forged);
+        return forged;
+      });
+    const stored = () => page.evaluate(() => localStorage.getItem('accessToken'));
+
+    // The Firebase session still stands: the refused request is renewed from it and sent again (issue 32, point 11).
+    const forged = await forge();
     await page.goto('/dashboard/my-orders');
+    await page.getByRole('heading', { name: 'My Orders' }).waitFor();
+    expect(await stored()).not.toBe(forged);
+    expect(await stored()).not.toBeNull();
+
+    // The Firebase account deleted meanwhile: the next page's request is refused, its renewal too, and the visitor
+    // is signed out and sent home. (A reload would find no Firebase user and ask to log in instead.)
+    await emulatorRequest('delete', { idToken: rider.idToken });
+    await forge();
+    await page.getByRole('link', { name: 'My Profile' }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('link', { name: 'Login' }).waitFor();
     await expectAccessible(page, 'home after a refused session');
-    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+    expect(await stored()).toBeNull();
     await context.close();
   });
 });
