@@ -254,3 +254,9 @@ export function violatedConstraint(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** The rows of a raw SQL statement, whichever driver runs it (both answer `{ rows }`). */
+export async function rowsOf<T>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
+}
