@@ -8,7 +8,7 @@ import { isId, page, pageWithTotal } from '../services/paging';
 import { authorize } from '../services/rights';
 import { brands, categories, makes, models, vehicles, type VehicleRow } from './catalogSchema';
 import { partsByNumber } from './numberLookup';
-import { fitments, partNumbers } from './partLinksSchema';
+import { fitments, partNumbers, type FitmentRow } from './partLinksSchema';
 import { resolveCurrent, setReplacement } from './supersession';
 import { toVehicleView, vehiclesJoined, type VehicleView } from './vehicleNames';
 
@@ -16,6 +16,9 @@ import { toVehicleView, vehiclesJoined, type VehicleView } from './vehicleNames'
 export const fitmentPageSizes = { fallback: 20, max: 100 } as const;
 /** The most rows a catalog list (brands, categories, makes, models, vehicles of a model) answers. */
 const listCap = 1000;
+
+/** A fitment row with its vehicle named. */
+export type FitmentView = FitmentRow & { vehicle: VehicleView };
 
 export type FitVerdict = 'fits' | 'doesNotFit' | 'fitsWithNote';
 
@@ -69,6 +72,11 @@ export function createCatalogService(db: Db) {
 
     brand: async (id: string | null) =>
       id ? ((await db.select().from(brands).where(eq(brands.id, id)))[0] ?? null) : null,
+    make: async (id: string) => {
+      const [make] = await db.select().from(makes).where(eq(makes.id, id));
+      if (!make) throw notFound('Make');
+      return make;
+    },
     category: async (id: string | null) =>
       id ? ((await db.select().from(categories).where(eq(categories.id, id)))[0] ?? null) : null,
     childCategories: (id: string) =>
