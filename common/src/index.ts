@@ -3,4 +3,3 @@ export * from './rules';
 export * from './format';
 export * from './pages';
 export * from './pricing';
-export * from './partNumbers';
