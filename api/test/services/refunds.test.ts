@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, like } from 'drizzle-orm';
+import { and, asc, eq, like } from 'drizzle-orm';
 import { outbox, type OrderRow } from '../../src/db/schema';
 import type { Actor } from '../../src/services/actor';
 import { spreadRefund } from '../../src/services/refunds';
@@ -90,11 +90,13 @@ describe.each(databaseKinds)('refunds and disputes reported by Stripe (%s)', (ki
   const eventId = () => `evt_${randomBytes(8).toString('hex')}`;
 
   /** The emails of `kind` queued for the customer about `intentId`. */
+  /** In the order they were queued (PostgreSQL answers an unordered select in any order). */
   const emailsAbout = async (kind: string, intentId: string) =>
     app.server.database.db
       .select()
       .from(outbox)
-      .where(and(eq(outbox.kind, kind), like(outbox.text, `%${intentId}%`)));
+      .where(and(eq(outbox.kind, kind), like(outbox.text, `%${intentId}%`)))
+      .orderBy(asc(outbox.createdAt));
 
   const customerOrder = (id: string) =>
     app.gql<{
