@@ -1,10 +1,5 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { createPglite, migrationsFolder } from '../src/db/database';
+import { migrationsBefore, upgrade } from './support/migrationsBefore';
 
 /**
  * Migrations that change data, each on a database that has lived before it. 0006 (issue 11): the orders unpaid
@@ -12,45 +7,6 @@ import { createPglite, migrationsFolder } from '../src/db/database';
  * (gateway_intents) as recorded, refunded, or open and due for the reconciliation sweep at once. 0012 (issue 10):
  * a stored picture whose path leaves /images/ is cleared.
  */
-
-interface Journal {
-  entries: { idx: number; tag: string }[];
-}
-
-/**
- * The migrations folder as it was before `tag`: the same files, the journal cut there. Called in a describe's
- * body; the folder is removed after it.
- */
-function migrationsBefore(tag: string): string {
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'partsyard-migrations-'));
-  afterAll(() => rmSync(folder, { recursive: true, force: true }));
-  cpSync(migrationsFolder, folder, { recursive: true });
-  const journalFile = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as Journal;
-  const cut = journal.entries.findIndex((e) => e.tag === tag);
-  if (cut <= 0) throw new Error(`no migration ${tag} after the first`);
-  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut) }));
-  return folder;
-}
-
-type Db = ReturnType<typeof drizzle>;
-
-/**
- * A database migrated up to `before`, given the rows `seed` writes, then migrated to the end; `check` reads what
- * the later migrations made of them.
- */
-async function upgrade(before: string, seed: (db: Db) => Promise<void>, check: (db: Db) => Promise<void>) {
-  const client = await createPglite();
-  try {
-    const db = drizzle({ client });
-    await migrate(db, { migrationsFolder: before });
-    await seed(db);
-    await migrate(db, { migrationsFolder });
-    await check(db);
-  } finally {
-    await client.close();
-  }
-}
 
 describe('migration 0006 on a database from before it', () => {
   const before = migrationsBefore('0006_unpaid_order_expiry');

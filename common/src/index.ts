@@ -3,3 +3,4 @@ export * from './rules';
 export * from './format';
 export * from './pages';
 export * from './pricing';
+export * from './partNumbers';

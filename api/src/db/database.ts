@@ -8,9 +8,14 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { Pool, type PoolClient } from 'pg';
 import { migrateUnderLock } from './migrateUnderLock';
-import * as schema from './schema';
+import * as coreSchema from './schema';
+import * as catalogSchema from '../catalog/catalogSchema';
+import * as partLinksSchema from '../catalog/partLinksSchema';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
+
+/** Every table Drizzle knows: the shop's core, and the catalog's domain folder. */
+const schema = { ...coreSchema, ...catalogSchema, ...partLinksSchema };
 
 /** The Drizzle database, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -248,4 +253,10 @@ export function violatedConstraint(error: unknown): string | undefined {
     if (typeof constraint === 'string') return constraint;
   }
   return undefined;
+}
+
+/** The rows of a raw SQL statement, whichever driver runs it (both answer `{ rows }`). */
+export async function rowsOf<T>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
 }

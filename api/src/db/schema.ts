@@ -7,6 +7,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   primaryKey,
   pgTable,
   text,
@@ -14,8 +15,10 @@ import {
   uniqueIndex,
   uuid,
   varchar,
+  type AnyPgColumn,
   type ExtraConfigColumn,
 } from 'drizzle-orm/pg-core';
+import { brands, categories } from '../catalog/catalogSchema';
 
 /**
  * Tables of the shop. Money is integer cents in 64-bit columns (`cents`: read as JS numbers, exact far beyond any
@@ -79,10 +82,30 @@ export const users = pgTable(
   ],
 );
 
+/** Numbers the shop's own SKUs (`PY-000001`...) for parts added without one. */
+export const partSkuSequence = pgSequence('parts_sku_seq');
+
 export const parts = pgTable(
   'parts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /**
+     * Our own number for the part, unique once normalised (`skuNormalised`); a part added without one gets the
+     * next `PY-` number (migration 0017 gave every earlier part one).
+     */
+    sku: text('sku')
+      .notNull()
+      .default(sql`'PY-' || lpad(nextval('parts_sku_seq')::text, 6, '0')`),
+    /** `part_number_normalised(sku)` (docs/catalog.md), COLLATE "C" (set in migration 0017) for prefix look-ups. */
+    skuNormalised: text('sku_normalised')
+      .notNull()
+      .generatedAlwaysAs(sql`part_number_normalised(sku)`),
+    brandId: uuid('brand_id').references(() => brands.id, { onDelete: 'set null' }),
+    categoryId: uuid('category_id').references(() => categories.id, { onDelete: 'set null' }),
+    /** Fits any bike: shown with every vehicle, and says so. */
+    universal: boolean('universal').notNull().default(false),
+    /** Supersession: this part is replaced by that one (catalog/supersession.ts follows the chain). */
+    replacedById: uuid('replaced_by_id').references((): AnyPgColumn => parts.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     description: text('description').notNull(),
     image: text('image').notNull().default(''),
@@ -106,6 +129,12 @@ export const parts = pgTable(
     check('parts_min_order_check', sql`${t.minOrder} >= 1`),
     check('parts_available_check', sql`${t.available} >= 0`),
     check('parts_sold_check', sql`${t.sold} >= 0`),
+    check('parts_not_replaced_by_itself_check', sql`${t.replacedById} <> ${t.id}`),
+    check('parts_sku_check', sql`length(${t.sku}) <= 100 and ${t.skuNormalised} <> ''`),
+    uniqueIndex('parts_sku_key').on(t.skuNormalised),
+    index('parts_brand_idx').on(t.brandId),
+    index('parts_category_idx').on(t.categoryId),
+    index('parts_replaced_by_idx').on(t.replacedById),
     index('parts_created_at_idx').on(newest(t.createdAt), newest(t.id)),
     index('parts_popular_idx').on(newest(t.sold), newest(t.createdAt)),
     // The catalog search, `lower(name) like '%text%'`: a leading wildcard needs trigrams (pg_trgm), not a btree.

@@ -1,3 +1,4 @@
+import { seedCatalog } from '../catalog/catalogSeed';
 import { count, eq } from 'drizzle-orm';
 import type { Identity } from '../identity/firebaseIdentity';
 import type { Db } from './database';
@@ -209,6 +210,7 @@ export async function seedDemo(db: Db, identity: Identity): Promise<void> {
       .insert(parts)
       .values(demoParts.map((p, i) => ({ ...p, createdAt: new Date(now - (demoParts.length - i) * 60_000) })))
       .returning();
+    await seedCatalog(tx, inserted);
     await tx.insert(reviews).values(
       demoReviews.map(({ partIndex, ...r }, i) => ({
         ...r,

@@ -1,6 +1,7 @@
 import { centsToDollars, nextTier, tierFor } from '@partsyard/common';
 import { AppError } from '../errors';
 import { isPaid } from '../services/ordersService';
+import { catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -12,6 +13,9 @@ export const resolvers: Resolvers = {
   OrderStatus: { UNPAID: 'unpaid', PAID: 'paid', SHIPPED: 'shipped', EXPIRED: 'expired' },
   DisputeStatus: { OPEN: 'open', WON: 'won', LOST: 'lost' },
   PaymentMode: { TEST: 'test', STRIPE: 'stripe' },
+  PartNumberKind: { MANUFACTURER: 'manufacturer', OEM: 'oem', INTERCHANGE: 'interchange', EAN: 'ean' },
+  FitVerdict: { FITS: 'fits', DOES_NOT_FIT: 'doesNotFit', FITS_WITH_NOTE: 'fitsWithNote' },
+  NumberMatch: { EXACT: 'exact', PREFIX: 'prefix' },
 
   Query: {
     parts: (_, args, { services }) => services.parts.listParts(args),
@@ -48,6 +52,7 @@ export const resolvers: Resolvers = {
       ...clientSettings,
       payments: services.payments.paymentSettings(),
     }),
+    ...catalogQueries,
   },
 
   Mutation: {
@@ -80,7 +85,9 @@ export const resolvers: Resolvers = {
 
   Part: {
     price: (part) => centsToDollars(part.priceCents),
+    ...catalogPartFields,
   },
+  ...catalogTypes,
   PriceTier: {
     price: (tier) => centsToDollars(tier.priceCents),
   },

@@ -125,6 +125,18 @@ export function createRestRouter(
       return result.items.map(partDocument);
     }),
   );
+  // The look-up by number (issue 33), as partsByNumber: exact, then prefix, each hit with why it matched.
+  router.get(
+    '/parts/by-number/:number',
+    route('catalog.partsByNumber', async (req) =>
+      (await services.catalog.partsByNumber(param(req, 'number'))).map((hit) => ({
+        part: { ...partDocument(hit.part), sku: hit.part.sku },
+        match: hit.match,
+        reason: hit.reason,
+        replaces: hit.replaces && { ...partDocument(hit.replaces), sku: hit.replaces.sku },
+      })),
+    ),
+  );
   router.get(
     '/parts/:partId',
     route('parts.getPart', async (req) => partDocument(await services.parts.getPart(param(req, 'partId')))),

@@ -4,6 +4,7 @@ import { defaultOrderLimits, defaultRateLimits, type OrderLimits } from '../conf
 import { createRateLimits, type RateLimiter } from '../rateLimits';
 import type { Identity } from '../identity/firebaseIdentity';
 import type { PaymentGateway } from '../payments/paymentGateway';
+import { createCatalogService } from '../catalog/catalogService';
 import { actorReader } from './actor';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
@@ -44,6 +45,7 @@ export function createServices(deps: ServiceDeps) {
     reviews: createReviewsService({ db: deps.db, parts }),
     contact: createContactService(deps.db, rateLimits),
     overview: createOverviewService(deps.db, deps.overviewReuse),
+    catalog: createCatalogService(deps.db),
   };
 }
 

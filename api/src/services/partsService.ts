@@ -10,6 +10,7 @@ import {
 } from '@partsyard/common';
 import { and, desc, eq, getTableColumns, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import { prepareLight, type Db } from '../db/database';
+import { escapeLike } from '../db/likePattern';
 import { orders, parts, type PartRow } from '../db/schema';
 import { badInput, notFound } from '../errors';
 import type { Actor } from './actor';
@@ -18,8 +19,6 @@ import { isId, page, pageOfCountedRows, pageSizes } from './paging';
 
 /** Image shown for a part added without one (shipped in the web's public files). */
 export const defaultPartImage = '/images/parts/default.svg';
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The quantity breaks and pack size of a part's input, checked (common/pricing.ts); BAD_USER_INPUT otherwise. */
 function checkPricing(

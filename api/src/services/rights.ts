@@ -59,6 +59,11 @@ export const rights = {
   'contact.sendMessage': 'anyone',
   'contact.listMessages': 'admin',
   'overview.overview': 'admin',
+  'catalog.brands': 'anyone',
+  'catalog.categories': 'anyone',
+  'catalog.vehicles': 'anyone', // makes, models and vehicles
+  'catalog.partsByNumber': 'anyone',
+  'catalog.setReplacement': 'admin',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;

@@ -71,6 +71,12 @@ const graphql = `
 | Query.contactMessages        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every contact message                                   |
 | Query.adminOverview          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the shop's figures (revenue, stock, messages)            |
 | Query.cart                   | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own cart                                   |
+| Query.brands                 | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | every brand                                             |
+| Query.categories             | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the category tree                                       |
+| Query.makes                  | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | every make of vehicle                                   |
+| Query.models                 | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the models of a make                                    |
+| Query.vehicles               | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the vehicles of a model                                 |
+| Query.partsByNumber          | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | parts by a part number                                  |
 | Mutation.signIn              | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the customer's Firebase ID token, as the argument       |
 | Mutation.updateProfile       | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own profile                                |
 | Mutation.addPart             | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
@@ -97,6 +103,7 @@ const graphql = `
 const rest = `
 | operation                        | anonymous | customer | other | admin | expired | secret | none | deleted | junk | idToken | otherIdToken | target                                                  |
 | GET /api/parts                   | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the first page of parts                                 |
+| GET /api/parts/by-number/{number} | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | parts by a part number                                  |
 | GET /api/parts/{partId}          | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a part                                                  |
 | POST /api/parts                  | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
 | DELETE /api/part/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part                                                  |
@@ -145,6 +152,12 @@ export const servedBy: Record<string, Operation> = {
   'Query.contactMessages': 'contact.listMessages',
   'Query.adminOverview': 'overview.overview',
   'Query.cart': 'cart.cart',
+  'Query.brands': 'catalog.brands',
+  'Query.categories': 'catalog.categories',
+  'Query.makes': 'catalog.vehicles',
+  'Query.models': 'catalog.vehicles',
+  'Query.vehicles': 'catalog.vehicles',
+  'Query.partsByNumber': 'catalog.partsByNumber',
   'Mutation.addToCart': 'cart.addToCart',
   'Mutation.setCartLineAmount': 'cart.setCartLineAmount',
   'Mutation.removeCartLine': 'cart.removeCartLine',
@@ -167,6 +180,7 @@ export const servedBy: Record<string, Operation> = {
   'Mutation.deleteUser': 'users.deleteUser',
   'Mutation.sendContactMessage': 'contact.sendMessage',
   'GET /api/parts': 'parts.listParts',
+  'GET /api/parts/by-number/{number}': 'catalog.partsByNumber',
   'GET /api/parts/{partId}': 'parts.getPart',
   'POST /api/parts': 'parts.addPart',
   'DELETE /api/part/{id}': 'parts.deletePart',

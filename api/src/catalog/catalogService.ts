@@ -1,0 +1,155 @@
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { escapeLike } from '../db/likePattern';
+import { parts, type PartRow } from '../db/schema';
+import { badInput, notFound } from '../errors';
+import type { Actor } from '../services/actor';
+import { isId, page, pageWithTotal } from '../services/paging';
+import { authorize } from '../services/rights';
+import { brands, categories, makes, models, vehicles, type VehicleRow } from './catalogSchema';
+import { partsByNumber } from './numberLookup';
+import { fitments, partNumbers, type FitmentRow } from './partLinksSchema';
+import { resolveCurrent, setReplacement } from './supersession';
+import { toVehicleView, vehiclesJoined, type VehicleView } from './vehicleNames';
+
+/** Page sizes of a part's fitment list (the bikes it fits). */
+export const fitmentPageSizes = { fallback: 20, max: 100 } as const;
+/** The most rows a catalog list (brands, categories, makes, models, vehicles of a model) answers. */
+const listCap = 1000;
+
+/** A fitment row with its vehicle named. */
+export type FitmentView = FitmentRow & { vehicle: VehicleView };
+
+export type FitVerdict = 'fits' | 'doesNotFit' | 'fitsWithNote';
+
+export interface Fits {
+  verdict: FitVerdict;
+  /** In the shopper's words: "Fits your 2019 Honda CRF450R", "Does not fit your ...", "Fits with a note: ...". */
+  message: string;
+}
+
+const bySearchText = (search: string | null | undefined) => {
+  const text = (search ?? '').trim().toLowerCase();
+  if (text.length > 100) throw badInput({ search: 'Search at most 100 characters' });
+  if (!text) return undefined;
+  const words = sql`lower(${makes.name} || ' ' || ${models.name} || ' ' || ${vehicles.year} || ' ' || ${vehicles.variant})`;
+  return sql`${words} like ${`%${escapeLike(text)}%`}`;
+};
+
+/**
+ * The catalog (issue 33): brands, categories, vehicles, a part's numbers and fitment, look-up by number, and
+ * supersession. Every read is public (services/rights.ts); the tables are in this folder.
+ */
+export function createCatalogService(db: Db) {
+  async function vehicle(id: string): Promise<VehicleView> {
+    if (!isId(id)) throw notFound('Vehicle');
+    const [row] = await vehiclesJoined(db).where(eq(vehicles.id, id));
+    if (!row) throw notFound('Vehicle');
+    return toVehicleView(row);
+  }
+
+  return {
+    brands: () => db.select().from(brands).orderBy(asc(brands.name)).limit(listCap),
+    categories: () => db.select().from(categories).orderBy(asc(categories.name)).limit(listCap),
+    makes: () => db.select().from(makes).orderBy(asc(makes.name)).limit(listCap),
+    models: (makeId: string) =>
+      isId(makeId)
+        ? db.select().from(models).where(eq(models.makeId, makeId)).orderBy(asc(models.name)).limit(listCap)
+        : Promise.resolve([]),
+    /** The vehicles of a model, newest year first, optionally of one year. */
+    async vehicles(modelId: string, year?: number | null): Promise<VehicleView[]> {
+      if (!isId(modelId)) return [];
+      if (year != null && !(Number.isInteger(year) && year >= 1885 && year <= 2100)) {
+        throw badInput({ year: 'Must be a year from 1885 to 2100' });
+      }
+      const rows = await vehiclesJoined(db)
+        .where(and(eq(vehicles.modelId, modelId), year == null ? undefined : eq(vehicles.year, year)))
+        .orderBy(desc(vehicles.year), asc(vehicles.variant))
+        .limit(listCap);
+      return rows.map(toVehicleView);
+    },
+    vehicle,
+
+    brand: async (id: string | null) =>
+      id ? ((await db.select().from(brands).where(eq(brands.id, id)))[0] ?? null) : null,
+    make: async (id: string) => {
+      const [make] = await db.select().from(makes).where(eq(makes.id, id));
+      if (!make) throw notFound('Make');
+      return make;
+    },
+    category: async (id: string | null) =>
+      id ? ((await db.select().from(categories).where(eq(categories.id, id)))[0] ?? null) : null,
+    childCategories: (id: string) =>
+      db.select().from(categories).where(eq(categories.parentId, id)).orderBy(asc(categories.name)),
+    part: async (id: string | null): Promise<PartRow | null> =>
+      id ? ((await db.select().from(parts).where(eq(parts.id, id)))[0] ?? null) : null,
+
+    /** A part's numbers (besides its SKU), by kind and number. */
+    numbers: (partId: string) =>
+      db
+        .select()
+        .from(partNumbers)
+        .where(eq(partNumbers.partId, partId))
+        .orderBy(asc(partNumbers.kind), asc(partNumbers.normalised)),
+
+    /** Whether a part fits a vehicle, in words: universal parts fit any; a fitment's note is said. */
+    async fits(part: PartRow, vehicleId: string): Promise<Fits> {
+      const bike = await vehicle(vehicleId);
+      if (part.universal) return { verdict: 'fits', message: `Fits your ${bike.name} (a universal part)` };
+      const rows = await db
+        .select({ position: fitments.position, note: fitments.note })
+        .from(fitments)
+        .where(and(eq(fitments.partId, part.id), eq(fitments.vehicleId, bike.id)))
+        .orderBy(asc(fitments.position));
+      if (!rows.length) return { verdict: 'doesNotFit', message: `Does not fit your ${bike.name}` };
+      const notes = rows.filter((r) => r.note).map((r) => (r.position ? `${r.position}: ${r.note}` : r.note));
+      return notes.length
+        ? { verdict: 'fitsWithNote', message: `Fits your ${bike.name} with a note: ${notes.join('; ')}` }
+        : { verdict: 'fits', message: `Fits your ${bike.name}` };
+    },
+
+    /** The vehicles a part fits, paged, optionally searched by make, model, year or variant. */
+    async fitment(partId: string, args: { offset?: number | null; limit?: number | null; search?: string | null }) {
+      const bounds = page(args.offset, args.limit, fitmentPageSizes);
+      const where = and(eq(fitments.partId, partId), bySearchText(args.search));
+      const found = await pageWithTotal(
+        bounds,
+        async () =>
+          (
+            await db
+              .select({ fitment: fitments, vehicle: vehicles, model: models, make: makes })
+              .from(fitments)
+              .innerJoin(vehicles, eq(vehicles.id, fitments.vehicleId))
+              .innerJoin(models, eq(models.id, vehicles.modelId))
+              .innerJoin(makes, eq(makes.id, models.makeId))
+              .where(where)
+              .orderBy(asc(makes.name), asc(models.name), desc(vehicles.year), asc(vehicles.variant))
+              .offset(bounds.offset)
+              .limit(bounds.limit)
+          ).map((row) => ({ ...row.fitment, vehicle: toVehicleView(row as { vehicle: VehicleRow } & typeof row) })),
+        async () => {
+          const [counted] = await db
+            .select({ n: count() })
+            .from(fitments)
+            .innerJoin(vehicles, eq(vehicles.id, fitments.vehicleId))
+            .innerJoin(models, eq(models.id, vehicles.modelId))
+            .innerJoin(makes, eq(makes.id, models.makeId))
+            .where(where);
+          return counted?.n ?? 0;
+        },
+      );
+      return { ...found, ...bounds };
+    },
+
+    /** Parts by number: exact, then prefix, each with why it matched (catalog/numberLookup.ts). */
+    partsByNumber: (number: unknown) => partsByNumber(db, number),
+    resolveCurrent: (partId: string) => resolveCurrent(db, partId),
+    /** Says which part replaces a part (admin); a loop is refused with the parts named. */
+    async setReplacement(actor: Actor | null, partId: string, replacedById: string | null) {
+      authorize('catalog.setReplacement', actor);
+      await setReplacement(db, partId, replacedById);
+    },
+  };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;

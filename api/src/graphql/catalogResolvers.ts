@@ -1,0 +1,39 @@
+import type { PartResolvers, QueryResolvers, Resolvers } from './generated';
+
+/** The catalog's thin adapters (issue 33): each says which service of api/src/catalog does the work. */
+export const catalogQueries: Pick<
+  QueryResolvers,
+  'brands' | 'categories' | 'makes' | 'models' | 'vehicles' | 'partsByNumber'
+> = {
+  brands: (_, __, { services }) => services.catalog.brands(),
+  categories: (_, __, { services }) => services.catalog.categories(),
+  makes: (_, __, { services }) => services.catalog.makes(),
+  models: (_, { makeId }, { services }) => services.catalog.models(makeId),
+  vehicles: (_, { modelId, year }, { services }) => services.catalog.vehicles(modelId, year),
+  partsByNumber: (_, { number }, { services }) => services.catalog.partsByNumber(number),
+};
+
+export const catalogPartFields: Pick<
+  PartResolvers,
+  'brand' | 'category' | 'numbers' | 'replacedBy' | 'fits' | 'fitment'
+> = {
+  brand: (part, _, { services }) => services.catalog.brand(part.brandId),
+  category: (part, _, { services }) => services.catalog.category(part.categoryId),
+  numbers: (part, _, { services }) => services.catalog.numbers(part.id),
+  replacedBy: (part, _, { services }) => services.catalog.part(part.replacedById),
+  fits: (part, { vehicleId }, { services }) => services.catalog.fits(part, vehicleId),
+  fitment: (part, args, { services }) => services.catalog.fitment(part.id, args),
+};
+
+export const catalogTypes: Pick<Resolvers, 'Category' | 'PartNumber' | 'Model'> = {
+  Category: {
+    parent: (category, _, { services }) => services.catalog.category(category.parentId),
+    children: (category, _, { services }) => services.catalog.childCategories(category.id),
+  },
+  PartNumber: {
+    brand: (number, _, { services }) => services.catalog.brand(number.brandId),
+  },
+  Model: {
+    make: (model, _, { services }) => services.catalog.make(model.makeId),
+  },
+};
