@@ -189,7 +189,7 @@ describe('the storefront in a browser', () => {
     await page.getByRole('link', { name: 'Browse all parts' }).click();
     await page.waitForURL('**/parts');
     await page.getByRole('heading', { name: 'All Parts' }).waitFor();
-    await page.getByText('Showing 1–20 of 22 parts').waitFor();
+    await page.getByText('Showing 1–20 of 23 parts').waitFor();
     expect(await page.locator('a[href^="/purchase/"]').count()).toBe(20);
 
     await page.getByLabel('Search parts').fill('Iridium Spark');
@@ -202,10 +202,10 @@ describe('the storefront in a browser', () => {
     await expectAccessible(page, 'the catalog with no match');
 
     await page.getByLabel('Search parts').fill('');
-    await page.getByText('Showing 1–20 of 22 parts').waitFor();
+    await page.getByText('Showing 1–20 of 23 parts').waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL((url) => url.searchParams.get('page') === '2');
-    await page.getByText('Showing 21–22 of 22 parts').waitFor();
+    await page.getByText('Showing 21–23 of 23 parts').waitFor();
     // A new page starts at the top. Waiting for the (smooth) scroll to end also keeps the next click from landing
     // on a page still moving under the pointer.
     await page.waitForFunction(() => window.scrollY === 0);
@@ -213,14 +213,14 @@ describe('the storefront in a browser', () => {
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
     await expectAccessible(page, 'the catalog, page 2');
     await page.getByRole('button', { name: 'Page 1' }).click();
-    await page.getByText('Showing 1–20 of 22 parts').waitFor();
+    await page.getByText('Showing 1–20 of 23 parts').waitFor();
 
     // The same view from a link.
     await page.goto('/parts?q=Storefront%20Test&page=1');
     await page.getByText('Showing 1–8 of 8 parts').waitFor();
     expect(await page.getByLabel('Search parts').inputValue()).toBe('Storefront Test');
     await page.goto('/parts?page=2');
-    await page.getByText('Showing 21–22 of 22 parts').waitFor();
+    await page.getByText('Showing 21–23 of 23 parts').waitFor();
     await context.close();
   });
 
@@ -305,7 +305,7 @@ describe('the storefront in a browser', () => {
     await page.getByRole('heading', { name: 'Skills' }).waitFor();
 
     await page.goto('/parts');
-    await page.getByText('Showing 1–20 of 22 parts').waitFor();
+    await page.getByText('Showing 1–20 of 23 parts').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await expectAccessible(page, 'the catalog at 375 px');
     await context.close();

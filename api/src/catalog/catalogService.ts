@@ -15,7 +15,7 @@ import { toVehicleView, vehiclesJoined, type VehicleView } from './vehicleNames'
 /** Page sizes of a part's fitment list (the bikes it fits). */
 export const fitmentPageSizes = { fallback: 20, max: 100 } as const;
 /** The most rows a catalog list (brands, categories, makes, models, vehicles of a model) answers. */
-const listCap = 1000;
+export const catalogListCap = 1000;
 
 /** A fitment row with its vehicle named. */
 export type FitmentView = FitmentRow & { vehicle: VehicleView };
@@ -49,12 +49,12 @@ export function createCatalogService(db: Db) {
   }
 
   return {
-    brands: () => db.select().from(brands).orderBy(asc(brands.name)).limit(listCap),
-    categories: () => db.select().from(categories).orderBy(asc(categories.name)).limit(listCap),
-    makes: () => db.select().from(makes).orderBy(asc(makes.name)).limit(listCap),
+    brands: () => db.select().from(brands).orderBy(asc(brands.name)).limit(catalogListCap),
+    categories: () => db.select().from(categories).orderBy(asc(categories.name)).limit(catalogListCap),
+    makes: () => db.select().from(makes).orderBy(asc(makes.name)).limit(catalogListCap),
     models: (makeId: string) =>
       isId(makeId)
-        ? db.select().from(models).where(eq(models.makeId, makeId)).orderBy(asc(models.name)).limit(listCap)
+        ? db.select().from(models).where(eq(models.makeId, makeId)).orderBy(asc(models.name)).limit(catalogListCap)
         : Promise.resolve([]),
     /** The vehicles of a model, newest year first, optionally of one year. */
     async vehicles(modelId: string, year?: number | null): Promise<VehicleView[]> {
@@ -65,7 +65,7 @@ export function createCatalogService(db: Db) {
       const rows = await vehiclesJoined(db)
         .where(and(eq(vehicles.modelId, modelId), year == null ? undefined : eq(vehicles.year, year)))
         .orderBy(desc(vehicles.year), asc(vehicles.variant))
-        .limit(listCap);
+        .limit(catalogListCap);
       return rows.map(toVehicleView);
     },
     vehicle,

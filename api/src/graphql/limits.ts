@@ -25,6 +25,8 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { maxPriceTiers } from '@partsyard/common';
+import { catalogListCap } from '../catalog/catalogService';
+import { numberHitLimit } from '../catalog/numberLookup';
 import { bodyRefusal } from '../http/requestBody';
 import { maxCartLines } from '../services/cartService';
 
@@ -38,20 +40,35 @@ export const queryLimits = {
   /**
    * Fields a query may resolve: each field counts 1, once per item of the lists around it. A list counts
    * its `limit` argument (or its page's), the field's default when none is sent, else `listSize`.
-   * Introspection counts what it really returns (GraphiQL's complete one is about 3,200 today).
+   * Introspection has its own budget (`maxIntrospectionCost`).
    */
   maxCost: 10_000,
+  /**
+   * Fields the introspection of one operation (`__schema`, `__type`, all of them together) may return, counted by
+   * what it really returns: GraphiQL's complete query is about 5,100 today and grows with the schema. It reads
+   * the schema in memory (never the database), and graphql-js refuses introspection lists nested in each other,
+   * so this bound is on the answer's size, kept apart from `maxCost` so that a growing schema never squeezes
+   * what a data query may ask for.
+   */
+  maxIntrospectionCost: 30_000,
   /** A list with no limit argument, or a limit above it, counts this many items (the largest page served). */
   listSize: 200,
   /**
    * Lists the server itself keeps short, counted at their bound rather than `listSize`: a part's quantity
-   * breaks (maxPriceTiers), a cart's lines and a checkout's orders (maxCartLines).
+   * breaks (maxPriceTiers), a cart's lines and a checkout's orders (maxCartLines), the catalog's lists of brands,
+   * categories, makes, models and vehicles (catalogListCap) and a look-up by number (numberHitLimit).
    */
   boundedLists: {
     'Part.priceTiers': maxPriceTiers,
     'Cart.lines': maxCartLines,
     'Checkout.orders': maxCartLines,
     'CartMerge.notes': maxCartLines,
+    'Query.brands': catalogListCap,
+    'Query.categories': catalogListCap,
+    'Query.makes': catalogListCap,
+    'Query.models': catalogListCap,
+    'Query.vehicles': catalogListCap,
+    'Query.partsByNumber': numberHitLimit,
   } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,
@@ -70,7 +87,10 @@ function tooComplex(message: string): GraphQLError {
 
 export interface OperationSize {
   depth: number;
+  /** Data fields (the budget `maxCost`). */
   cost: number;
+  /** Fields the introspection returns (the budget `maxIntrospectionCost`). */
+  introspection: number;
   aliases: number;
 }
 
@@ -106,6 +126,7 @@ export function measureOperation(
     if (value !== undefined) variableValues[name] = value;
   }
   const introspectionInfo = { schema } as GraphQLResolveInfo;
+  let introspected = 0;
 
   const tooCostly = (): never => {
     throw tooComplex(
@@ -181,6 +202,13 @@ export function measureOperation(
     return Math.max(1, Math.min(value, limits.listSize));
   };
 
+  const tooLarge = (): never => {
+    throw tooComplex(
+      `The query is too costly: its introspection could return more than ${limits.maxIntrospectionCost} fields. ` +
+        'Ask for fewer types or fields at once.',
+    );
+  };
+
   /** Introspection: walks the schema objects it would return, counting each field once per object. */
   const introspectionCost = (
     selectionSet: SelectionSetNode,
@@ -192,7 +220,7 @@ export function measureOperation(
     for (const [selection, parent] of fieldsOf(selectionSet, type)) {
       const field = fieldOf(parent, selection.name.value);
       if (!field) continue;
-      if (++cost > budget) tooCostly();
+      if (++cost > budget) tooLarge();
       const named = getNamedType(field.type);
       if (!selection.selectionSet || !isCompositeType(named)) continue;
       let result: unknown;
@@ -226,7 +254,12 @@ export function measureOperation(
       const field = fieldOf(parent, name);
       if (!field) continue; // unknown fields never get here: validation refused them
       if (name === SchemaMetaFieldDef.name || name === TypeMetaFieldDef.name) {
-        cost += introspectionCost({ kind: Kind.SELECTION_SET, selections: [selection] }, parent, null, budget - cost);
+        introspected += introspectionCost(
+          { kind: Kind.SELECTION_SET, selections: [selection] },
+          parent,
+          null,
+          limits.maxIntrospectionCost - introspected,
+        );
         continue;
       }
       if (++cost > budget) tooCostly();
@@ -247,7 +280,7 @@ export function measureOperation(
   if (aliases > limits.maxAliases) throw tooComplex(`The query uses more than ${limits.maxAliases} aliases`);
   const root = schema.getRootType(operation.operation);
   const cost = root ? dataCost(operation.selectionSet, root, undefined, limits.maxCost) : 0;
-  return { depth, cost, aliases };
+  return { depth, cost, introspection: introspected, aliases };
 }
 
 /** Refuses an operation over the limits once it is parsed and validated, before it runs (HTTP 400). */

@@ -64,7 +64,7 @@ describe('measuring an operation (before it runs)', () => {
   it('expands fragments, and measures nesting (a deeper query on a schema with cycles is refused)', () => {
     expect(
       measure('query { ...Q } fragment Q on Query { parts(limit: 5) { items { ...P } } } fragment P on Part { id }'),
-    ).toEqual({ depth: 3, cost: 1 + 1 + 5 * 1, aliases: 0 });
+    ).toEqual({ depth: 3, cost: 1 + 1 + 5 * 1, introspection: 0, aliases: 0 });
     // This shop's schema has no cycles (a valid query is at most 3 deep); a schema that links back is bounded.
     const cyclic = buildSdl('type Query { node: Node } type Node { child: Node name: String }');
     const nested = (levels: number) => `{ node { ${'child { '.repeat(levels - 2)}name${' }'.repeat(levels - 2)} } }`;
@@ -92,10 +92,24 @@ describe('measuring an operation (before it runs)', () => {
         }
       };
       count(result.data);
-      expect(size.cost).toBe(fields);
-      expect(size.cost).toBeLessThan(queryLimits.maxCost / 2);
+      expect(size.introspection).toBe(fields);
+      expect(size.introspection).toBeLessThan(queryLimits.maxIntrospectionCost / 2);
       expect(size.depth).toBeLessThanOrEqual(queryLimits.maxDepth);
     }
+  });
+
+  it('introspection has its own budget, for all its fields together: aliases cannot multiply it', () => {
+    const one = 'types { name description fields { name description args { name description } type { name kind } } }';
+    const each = measure(`{ __schema { ${one} } }`).introspection;
+    const copies = Math.floor(queryLimits.maxIntrospectionCost / each) + 1;
+    expect(copies).toBeLessThanOrEqual(queryLimits.maxAliases);
+    const aliased = Array.from({ length: copies }, (_, i) => `s${i}: __schema { ${one} }`).join(' ');
+    expect(refusalOf(() => measure(`{ ${aliased} }`))).toBe(
+      `The query is too costly: its introspection could return more than ${queryLimits.maxIntrospectionCost} fields. ` +
+        'Ask for fewer types or fields at once.',
+    );
+    // The data budget is the data's alone: introspection beside a query does not use it up.
+    expect(measure(`{ __schema { ${one} } parts { total } }`).cost).toBe(2);
   });
 
   it('every operation the web app sends passes, at the largest pages the services serve', () => {
@@ -279,15 +293,19 @@ describe('request limits over HTTP', () => {
       const client = buildClientSchema((result.body as { data: IntrospectionQuery }).data);
       expect(Object.keys(client.getQueryType()?.getFields() ?? {})).toContain('parts');
     }
-    // Introspection counts toward the same budget: four complete ones in one operation are too many.
-    const fourTimes = getIntrospectionQuery().replace(
+    // Introspection has a budget of its own: eight complete ones in one operation are too many.
+    const eightTimes = getIntrospectionQuery().replace(
       '__schema {',
-      'a: __schema { ...Whole } b: __schema { ...Whole } c: __schema { ...Whole } d: __schema {',
+      `${Array.from({ length: 7 }, (_, i) => `s${i}: __schema { ...Whole }`).join(' ')} __schema {`,
     );
     const whole = `fragment Whole on __Schema { types { ...FullType } directives { name args { ...InputValue } } }`;
-    expect(await post({ query: `${fourTimes}\n${whole}` })).toEqual({
+    expect(await post({ query: `${eightTimes}\n${whole}` })).toEqual({
       status: 400,
-      body: refusal('QUERY_TOO_COMPLEX', tooCostly),
+      body: refusal(
+        'QUERY_TOO_COMPLEX',
+        `The query is too costly: its introspection could return more than ${queryLimits.maxIntrospectionCost} fields. ` +
+          'Ask for fewer types or fields at once.',
+      ),
     });
   });
 });
