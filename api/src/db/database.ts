@@ -11,6 +11,7 @@ import { migrateUnderLock } from './migrateUnderLock';
 import * as coreSchema from './schema';
 import * as catalogSchema from '../catalog/catalogSchema';
 import * as partLinksSchema from '../catalog/partLinksSchema';
+import { wordSimilarityThreshold } from '../catalog/searchSettings';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
 
@@ -37,6 +38,13 @@ export interface Database {
 export const migrationsFolder = path.resolve(__dirname, '..', '..', 'drizzle');
 
 /**
+ * What every session of the app's database is set to: the word similarity from which the catalog's search matches
+ * a word (`%>`, catalog/catalogSearch.ts), read by the trigram index, so it cannot be a function's argument.
+ * PostgreSQL keeps it for pg_trgm until the extension is loaded in the session.
+ */
+export const sessionSettings = `set pg_trgm.word_similarity_threshold = ${wordSimilarityThreshold}`;
+
+/**
  * A PGlite (in memory, or kept in `dataDir`) with the extensions the migrations create: pg_trgm, for the
  * catalog search's trigram index. Whatever opens the embedded data must load them. `from`: a data directory
  * that `dumpDataDir()` wrote, started from instead of a new cluster (PGlite's initdb: some 2 s of CPU more).
@@ -44,7 +52,10 @@ export const migrationsFolder = path.resolve(__dirname, '..', '..', 'drizzle');
 export async function createPglite(dataDir?: string, from?: Blob): Promise<PGlite> {
   // A dynamic import: the contrib modules are typed as ES modules only.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  return new PGlite({ dataDir, loadDataDir: from, extensions: { pg_trgm } });
+  const pglite = new PGlite({ dataDir, loadDataDir: from, extensions: { pg_trgm } });
+  // PGlite is one session, kept for the process's life.
+  await pglite.exec(sessionSettings);
+  return pglite;
 }
 
 /**
@@ -98,7 +109,11 @@ export function createPool(database: Extract<Config['database'], { kind: 'postgr
   // an idle one itself; one in use (inside a transaction, between statements) has no listener of its own,
   // fails its next statement (answered 503) and is released by the guard above.
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    // Queued before any statement of the client's first user.
+    client.query(sessionSettings).catch(() => undefined);
+  });
   return pool;
 }
 

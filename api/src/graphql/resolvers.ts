@@ -16,6 +16,7 @@ export const resolvers: Resolvers = {
   PartNumberKind: { MANUFACTURER: 'manufacturer', OEM: 'oem', INTERCHANGE: 'interchange', EAN: 'ean' },
   FitVerdict: { FITS: 'fits', DOES_NOT_FIT: 'doesNotFit', FITS_WITH_NOTE: 'fitsWithNote' },
   NumberMatch: { EXACT: 'exact', PREFIX: 'prefix' },
+  SearchMatch: { EXACT_NUMBER: 'exactNumber', NUMBER_PREFIX: 'numberPrefix', NAME: 'name', DESCRIPTION: 'description' },
 
   Query: {
     parts: (_, args, { services }) => services.parts.listParts(args),

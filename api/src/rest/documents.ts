@@ -81,3 +81,13 @@ export const contactDocument = (m: ContactMessageRow) => ({
   message: m.message,
   createdAt: m.createdAt.toISOString(),
 });
+
+/** A part as the catalog's REST answers show it: the shim's part, with its catalog fields. */
+export const catalogPartDocument = (p: PartRow) => ({
+  ...partDocument(p),
+  sku: p.sku,
+  brandId: p.brandId,
+  categoryId: p.categoryId,
+  universal: p.universal,
+  replacedById: p.replacedById,
+});
