@@ -42,7 +42,7 @@ export const migrationsFolder = path.resolve(__dirname, '..', '..', 'drizzle');
  * a word (`%>`, catalog/catalogSearch.ts), read by the trigram index, so it cannot be a function's argument.
  * PostgreSQL keeps it for pg_trgm until the extension is loaded in the session.
  */
-export const sessionSettings = `set pg_trgm.word_similarity_threshold = ${wordSimilarityThreshold}`;
+export const sessionSettings = { setting: 'pg_trgm.word_similarity_threshold', value: wordSimilarityThreshold };
 
 /**
  * A PGlite (in memory, or kept in `dataDir`) with the extensions the migrations create: pg_trgm, for the
@@ -54,7 +54,7 @@ export async function createPglite(dataDir?: string, from?: Blob): Promise<PGlit
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const pglite = new PGlite({ dataDir, loadDataDir: from, extensions: { pg_trgm } });
   // PGlite is one session, kept for the process's life.
-  await pglite.exec(sessionSettings);
+  await pglite.exec(`set ${sessionSettings.setting} = ${sessionSettings.value}`);
   return pglite;
 }
 
@@ -104,16 +104,14 @@ export function createPool(database: Extract<Config['database'], { kind: 'postgr
     // A server that vanished without closing its connections is noticed by the TCP keep-alive probes.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    // Every connection starts with the catalog search's setting (a startup parameter: no statement of its own).
+    options: `-c ${sessionSettings.setting}=${sessionSettings.value}`,
   });
   // A client losing its connection (the database restarting) must not crash the process: the pool drops
   // an idle one itself; one in use (inside a transaction, between statements) has no listener of its own,
   // fails its next statement (answered 503) and is released by the guard above.
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => {
-    client.on('error', () => undefined);
-    // Queued before any statement of the client's first user.
-    client.query(sessionSettings).catch(() => undefined);
-  });
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -27,6 +27,7 @@ import {
 import { maxPriceTiers } from '@partsyard/common';
 import { catalogListCap } from '../catalog/catalogService';
 import { numberHitLimit } from '../catalog/numberLookup';
+import { facetValueLimit } from '../catalog/catalogQuery';
 import { bodyRefusal } from '../http/requestBody';
 import { maxCartLines } from '../services/cartService';
 
@@ -56,7 +57,8 @@ export const queryLimits = {
   /**
    * Lists the server itself keeps short, counted at their bound rather than `listSize`: a part's quantity
    * breaks (maxPriceTiers), a cart's lines and a checkout's orders (maxCartLines), the catalog's lists of brands,
-   * categories, makes, models and vehicles (catalogListCap) and a look-up by number (numberHitLimit).
+   * categories, makes, models and vehicles (catalogListCap), a look-up by number (numberHitLimit) and the catalog's
+   * facets (facetValueLimit).
    */
   boundedLists: {
     'Part.priceTiers': maxPriceTiers,
@@ -69,6 +71,8 @@ export const queryLimits = {
     'Query.models': catalogListCap,
     'Query.vehicles': catalogListCap,
     'Query.partsByNumber': numberHitLimit,
+    'CatalogFacets.categories': facetValueLimit,
+    'CatalogFacets.brands': facetValueLimit,
   } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,

@@ -19,13 +19,17 @@ const isList = (field: GraphQLField<unknown, unknown>) => isListType(getNullable
 const lists = queryFields.filter((f) => isPage(f) || isList(f));
 const selectionOf = (field: GraphQLField<unknown, unknown>) => {
   const named = getNamedType(field.type);
-  const scalar = !isObjectType(named) ? '' : 'id' in named.getFields() ? '{ id }' : '{ __typename }';
-  return isPage(field) ? '{ items { id } total }' : scalar;
+  const idOrName = (type: typeof named) =>
+    !isObjectType(type) ? '' : 'id' in type.getFields() ? '{ id }' : '{ __typename }';
+  // A page's items (the catalog's are items of a page, not rows of their own: no id).
+  const items = isObjectType(named) ? named.getFields().items : undefined;
+  return isPage(field) ? `{ items ${items ? idOrName(getNamedType(items.type)) : '{ id }'} total }` : idOrName(named);
 };
 
 /** The largest page of each list, as its limit's message states it. */
 const largest: Record<string, number> = {
   parts: 100,
+  catalog: 100,
   popularParts: 24,
   reviews: 100,
   myOrders: 200,
