@@ -1,8 +1,4 @@
-import {
-  checkCatalogSearch,
-  normalisePartNumber,
-  partNumberMaxLength,
-} from '@partsyard/common';
+import { checkCatalogSearch, normalisePartNumber, partNumberMaxLength } from '@partsyard/common';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/database';
 import { badInput } from '../errors';
@@ -102,7 +98,11 @@ export async function readSearch(db: DbOrTx, input: unknown): Promise<SearchText
     kept = words.filter((word) => sure.includes(word) || makesTrigrams.has(word));
   }
   const number = normalisePartNumber(checked.text);
-  return { text: checked.text, words: kept, mayBeNumber: number.length > 0 && checked.text.length <= partNumberMaxLength };
+  return {
+    text: checked.text,
+    words: kept,
+    mayBeNumber: number.length > 0 && checked.text.length <= partNumberMaxLength,
+  };
 }
 
 const unknown = (field: keyof CatalogFilterInput, what: string) => badInput({ [field]: `No such ${what}` });

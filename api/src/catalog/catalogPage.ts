@@ -10,6 +10,7 @@ import {
   type BoundedCount,
   type CatalogFacetsView,
   type SetSummary,
+  type VehicleWay,
 } from './catalogQuery';
 import { searchPage, searchSet, type CatalogItem } from './catalogSearch';
 import { fitVerdicts, type Fits } from './fitVerdicts';
@@ -57,14 +58,31 @@ export async function catalogPage(
   const filter = await checkFilter(db, input);
   const searched = filter.search ? await searchSet(db, filter, filter.search) : null;
   const set = searched?.set ?? partSetOf(filter);
-  const found: CatalogItem[] =
-    filter.search && searched
-      ? await searchPage(db, filter.search, searched, bounds)
-      : (await browsePage(db, set, bounds)).map((part) => ({ part, match: null, reason: null, replaces: null }));
+  // A search's indexes lead, each part asked whether it fits the vehicle; browsing reads the vehicle's parts,
+  // unless they are over the bound (the busiest bikes): its page is then read by name, each part asked.
+  const summary = once(() => summarise(db, set, searched ? 'probe' : 'fromVehicle'));
+  let found: CatalogItem[];
+  if (filter.search && searched) found = await searchPage(db, filter.search, searched, bounds);
+  else {
+    const way: VehicleWay = filter.vehicle && (await summary()).total.isLowerBound ? 'probe' : 'fromVehicle';
+    found = (await browsePage(db, set, bounds, way)).map((part) => ({
+      part,
+      match: null,
+      reason: null,
+      replaces: null,
+    }));
+  }
 
   const bike = filter.vehicle;
-  const verdicts = once(async () => (bike ? fitVerdicts(db, bike, found.map((item) => item.part)) : null));
-  const summary = once(() => summarise(db, set));
+  const verdicts = once(async () =>
+    bike
+      ? fitVerdicts(
+          db,
+          bike,
+          found.map((item) => item.part),
+        )
+      : null,
+  );
   return {
     items: found.map((item) => ({
       ...item,

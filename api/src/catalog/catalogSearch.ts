@@ -1,5 +1,5 @@
-import { desc, asc, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../db/database';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { lightStatement, type DbOrTx } from '../db/database';
 import { escapeLike } from '../db/likePattern';
 import { parts, type PartRow } from '../db/schema';
 import type { Page } from '../services/paging';
@@ -42,7 +42,7 @@ export async function searchSet(db: DbOrTx, filter: CatalogFilter, search: Searc
   let numberHits = found;
   if (found.length) {
     const { rows } = (await db.execute(
-      sql`select parts.id::text as id from parts where ${inPartSet('parts', partSetOf(filter))}
+      sql`select parts.id::text as id from parts where ${inPartSet('parts', partSetOf(filter), { way: 'probe' })}
         and parts.id in (${idList(found.map((hit) => hit.part.id))}) limit ${numberHitLimit}`,
     )) as unknown as { rows: { id: string }[] };
     const allowed = new Set(rows.map((row) => row.id));
@@ -54,11 +54,20 @@ export async function searchSet(db: DbOrTx, filter: CatalogFilter, search: Searc
 
 const quoted = (text: string) => `"${text}"`;
 
+/** Every column of a part, in the order Drizzle reads them (the rows of the text tier are mapped as its own). */
+const partColumns = getTableColumns(parts);
+const textTierFields = {
+  part: partColumns,
+  inName: sql<boolean>`in_name`,
+  nameMatches: sql<boolean>`name_matches`,
+};
+
 /**
  * A page of a search: the number hits first (exact, then prefixes), then the parts whose name and description
  * match, best first: the whole text in the name, then the closest names, then the closest name and description.
- * The text tier ranks at most 2 x `catalogCountBound` + 2 candidates (those with the whole text in the name, and the
- * others): a search matching more says "1,000+" and is narrowed by more words or a filter.
+ * The text tier ranks at most 2 x (`catalogCountBound` + 1) candidates, read by the trigram indexes: those with the
+ * whole text in the name, and the others. A search matching more says "1,000+" and is narrowed by more words or a
+ * filter. With a vehicle, each candidate is asked whether it fits (`probe`): the search's indexes lead.
  */
 export async function searchPage(db: DbOrTx, search: SearchText, searched: SearchSet, bounds: Page) {
   const { numberHits, set } = searched;
@@ -74,51 +83,59 @@ export async function searchPage(db: DbOrTx, search: SearchText, searched: Searc
   const textOffset = Math.max(0, bounds.offset - numbered.length);
 
   const textOnly: PartSet = { ...set, search: { words: search.words, numberIds: [] } };
-  const notNumbered = (alias: string): SQL =>
-    set.search?.numberIds.length ? sql` and ${sql.raw(alias)}.id not in (${idList(set.search.numberIds)})` : sql``;
+  const numberIds = set.search?.numberIds ?? [];
+  const phrase = `%${escapeLike(search.text.toLowerCase())}%`;
+  // The whole text in the name (parts_name_trgm_idx) apart, so that the best matches are candidates however many
+  // others match; a text of fewer than 3 characters has no trigram for that index to read, and is matched by its
+  // words alone.
+  const byWholeText = [...search.text].length >= 3;
+  const candidates = (alias: string, wholeText: 'in the name' | 'not in the name' | 'either') => {
+    const c = sql.raw(alias);
+    const inName = sql`lower(${c}.name) like ${phrase}`;
+    const which =
+      wholeText === 'in the name'
+        ? sql` and ${inName}`
+        : wholeText === 'not in the name'
+          ? sql` and not (${inName})`
+          : sql``;
+    return sql`(select ${c}.*, ${sql.raw(wholeText === 'in the name' ? 'true' : 'false')} as in_name from parts ${c}
+      where ${inPartSet(alias, textOnly, { way: 'probe' })}${
+        numberIds.length ? sql` and ${c}.id not in (${idList(numberIds)})` : sql``
+      }${which} limit ${catalogCountBound + 1})`;
+  };
+  const branches = byWholeText
+    ? [candidates('c1', 'in the name'), candidates('c2', 'not in the name')]
+    : [candidates('c2', 'either')];
   const text = search.text.toLowerCase();
-  const phrase = `%${escapeLike(text)}%`;
-  const candidateLimit = catalogCountBound + 1;
-  // The whole text in the name (parts_name_trgm_idx), so that the best matches are candidates however many
-  // others match; a text of fewer than 3 characters has no trigram for that index to read.
-  const wholeText =
-    [...text].length >= 3
-      ? sql`(select c1.id from parts c1 where ${inPartSet('c1', textOnly)}${notNumbered('c1')}
-          and lower(c1.name) like ${phrase} limit ${candidateLimit}) union `
-      : sql``;
-  const candidates = sql`${wholeText}(select c2.id from parts c2 where ${inPartSet('c2', textOnly)}${notNumbered('c2')}
-    limit ${candidateLimit})`;
-  const inName = sql<boolean>`lower(${parts.name}) like ${phrase}`;
-  const nameMatches = sql<boolean>`(${sql.join(
-    search.words.map((word) => sql`lower(${parts.name}) %> ${word}`),
+  const columns = sql.join(
+    Object.values(partColumns).map((column) => sql.raw(`c."${column.name}"`)),
+    sql`, `,
+  );
+  const nameMatches = sql.join(
+    search.words.map((word) => sql`lower(c.name) %> ${word}`),
     sql` and `,
-  )})`;
-  const rows = await db
-    .select({ part: parts, inName, nameMatches })
-    .from(parts)
-    .where(sql`${parts.id} in (${candidates})`)
-    .orderBy(
-      desc(inName),
-      desc(sql`word_similarity(${text}, lower(${parts.name}))`),
-      desc(sql`word_similarity(${text}, ${searchDocument('parts')})`),
-      asc(parts.name),
-      asc(parts.id),
-    )
-    .limit(textLimit)
-    .offset(textOffset);
+  );
+  const query = sql`select ${columns}, c.in_name, (${nameMatches}) as name_matches
+    from (${sql.join(branches, sql` union all `)}) c
+    order by c.in_name desc, word_similarity(${text}, lower(c.name)) desc,
+      word_similarity(${text}, lower(c.name || ' ' || c.description)) desc, c.name, c.id
+    limit ${textLimit} offset ${textOffset}`;
+  const rows = await lightStatement<{ part: PartRow; inName: boolean; nameMatches: boolean }>(
+    undefined,
+    { getSQL: () => query },
+    textTierFields,
+  )(db).execute();
   return [
     ...items,
-    ...rows.map(
-      (row): CatalogItem => ({
-        part: row.part,
-        match: row.inName || row.nameMatches ? 'name' : 'description',
-        reason: row.inName
-          ? `Name contains ${quoted(search.text)}`
-          : row.nameMatches
-            ? `Name matches ${quoted(search.text)}`
-            : `Description matches ${quoted(search.text)}`,
-        replaces: null,
-      }),
-    ),
+    ...rows.map((row): CatalogItem => ({
+      part: row.part,
+      match: row.inName || row.nameMatches ? 'name' : 'description',
+      reason: row.inName
+        ? `Name contains ${quoted(search.text)}`
+        : row.nameMatches
+          ? `Name matches ${quoted(search.text)}`
+          : `Description matches ${quoted(search.text)}`,
+      replaces: null,
+    })),
   ];
 }

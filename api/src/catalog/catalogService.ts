@@ -134,10 +134,8 @@ export function createCatalogService(db: Db) {
     },
 
     /** The catalog: a page of parts for a filter, with its total and facets when asked (catalogPage.ts). */
-    catalog: (
-      filter: CatalogFilterInput | null | undefined,
-      args: { offset?: number | null; limit?: number | null },
-    ) => catalogPage(db, filter, args),
+    catalog: (filter: CatalogFilterInput | null | undefined, args: { offset?: number | null; limit?: number | null }) =>
+      catalogPage(db, filter, args),
 
     /** A category by its address name, or null. */
     categoryBySlug: async (slug: string) =>

@@ -109,8 +109,13 @@ export async function catalogDocument(page: CatalogPageView, { facets }: { facet
         slug: f.category.slug,
         ...countDocument(f),
       })),
-      brands: found.brands.map((f) => ({ _id: f.brand.id, name: f.brand.name, slug: f.brand.slug, ...countDocument(f) })),
-      brandsComplete: found.brandsComplete,
+      brands: found.brands.map((f) => ({
+        _id: f.brand.id,
+        name: f.brand.name,
+        slug: f.brand.slug,
+        ...countDocument(f),
+      })),
+      complete: found.complete,
       inStock: countDocument(found.inStock),
     };
   };

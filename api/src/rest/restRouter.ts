@@ -134,7 +134,9 @@ export function createRestRouter(
   // The catalog (issue 33), as the GraphQL `catalog`: filters, a page, its total and facets; and the search box.
   router.get(
     '/catalog',
-    route('catalog.catalog', async (req) => catalogDocument(await catalogOf(req, services, { facets: true }), { facets: true })),
+    route('catalog.catalog', async (req) =>
+      catalogDocument(await catalogOf(req, services, { facets: true }), { facets: true }),
+    ),
   );
   router.get(
     '/search',

@@ -33,7 +33,7 @@ interface CatalogAnswer {
   facets: {
     categories: { category: { id: string; name: string }; count: Count }[];
     brands: { brand: { id: string; name: string }; count: Count }[];
-    brandsComplete: boolean;
+    complete: boolean;
     inStock: Count;
   };
 }
@@ -45,7 +45,7 @@ const catalogQuery = `query($filter: CatalogFilter, $offset: Int, $limit: Int) {
     facets {
       categories { category { id name } count { count isLowerBound text } }
       brands { brand { id name } count { count isLowerBound text } }
-      brandsComplete
+      complete
       inStock { count isLowerBound text }
     }
   }
@@ -198,7 +198,7 @@ describe.each(databaseKinds)('the catalog: filters, facets and search on %s', (k
       [c.brandA.name, exact(3)],
       [c.brandB.name, exact(2)],
     ]);
-    expect(answer.facets.brandsComplete).toBe(true);
+    expect(answer.facets.complete).toBe(true);
     expect(answer.facets.inStock).toEqual(exact(4));
 
     // A page of it: the total and facets are still the whole list's.
@@ -217,11 +217,16 @@ describe.each(databaseKinds)('the catalog: filters, facets and search on %s', (k
       'Organic Rear Brake Pads',
     ]);
     const inStock = await catalog({ categoryId: c.top.id, inStock: true });
-    expect(names(inStock)).toEqual(['Chain Lube Spray', 'Drive Chain 520', 'Drive Chain 520, earlier design', 'Sintered Front Brake Pads']);
+    expect(names(inStock)).toEqual([
+      'Chain Lube Spray',
+      'Drive Chain 520',
+      'Drive Chain 520, earlier design',
+      'Sintered Front Brake Pads',
+    ]);
     expect(inStock.facets.inStock).toEqual(exact(4));
   });
 
-  it("with a vehicle lists what fits it and universal parts, says which, and leaves out what does not fit", async () => {
+  it('with a vehicle lists what fits it and universal parts, says which, and leaves out what does not fit', async () => {
     const answer = await catalog({ categoryId: c.top.id, vehicleId: c.bike.id });
     expect(answer.items.map((i) => [i.part.name, i.universal, i.fit])).toEqual([
       ['Chain Lube Spray', true, { verdict: 'FITS', message: 'Fits your 2019 Honda CRF450R (a universal part)' }],
@@ -349,7 +354,11 @@ describe.each(databaseKinds)('the catalog: filters, facets and search on %s', (k
     ];
     for (const search of hostile) {
       const answer = await app.gql<{ catalog: CatalogAnswer }>(catalogQuery, { filter: { search } });
-      expect({ search, status: answer.status, errors: answer.errors }).toEqual({ search, status: 200, errors: undefined });
+      expect({ search, status: answer.status, errors: answer.errors }).toEqual({
+        search,
+        status: 200,
+        errors: undefined,
+      });
     }
     const refusals: [string, string][] = [
       ['x'.repeat(10_000), 'Search with at most 200 characters'],
@@ -401,7 +410,11 @@ describe.each(databaseKinds)('the catalog: filters, facets and search on %s', (k
 
   it('answers the same through REST, by slugs too', async () => {
     const rest = await app.rest<{
-      items: { part: { _id: string; sku: string; name: string }; universal: boolean; fit: { verdict: string } | null }[];
+      items: {
+        part: { _id: string; sku: string; name: string };
+        universal: boolean;
+        fit: { verdict: string } | null;
+      }[];
       total: number;
       totalText: string;
       limitedToVehicle: boolean;
@@ -409,7 +422,9 @@ describe.each(databaseKinds)('the catalog: filters, facets and search on %s', (k
       facets: { categories: { name: string; count: number }[]; inStock: { count: number } };
     }>('GET', `/catalog?category=${c.top.slug}&vehicle=${c.bike.id}&inStock=true`);
     expect(rest.status).toBe(200);
-    expect(rest.body.items.map((i) => [i.part.name, i.part.sku.startsWith('PY-'), i.universal, i.fit?.verdict])).toEqual([
+    expect(
+      rest.body.items.map((i) => [i.part.name, i.part.sku.startsWith('PY-'), i.universal, i.fit?.verdict]),
+    ).toEqual([
       ['Chain Lube Spray', true, true, 'fits'],
       ['Sintered Front Brake Pads', true, false, 'fits'],
     ]);
@@ -488,8 +503,32 @@ describe.each(databaseKinds)('the catalog: filters, facets and search on %s', (k
       [small.name, exact(2)],
     ]);
     expect(answer.facets.inStock).toEqual({ count: 1000, isLowerBound: true, text: '1,000+' });
-    expect(answer.facets.brandsComplete).toBe(false);
+    expect(answer.facets.complete).toBe(false);
     const narrow = await catalog({ categoryId: small.id });
     expect([narrow.total, narrow.totalIsLowerBound, narrow.facets.inStock]).toEqual([2, false, exact(1)]);
+
+    // A bike that fits them all: its page is read by name, each part asked whether it fits (over the bound).
+    const [bike] = await db.insert(vehicles).values({ modelId: c.model.id, year: 2007 }).returning();
+    await db.execute(sql`insert into fitments (vehicle_id, part_id)
+      select ${bike.id}::uuid, id from parts where category_id in (${big.id}::uuid, ${small.id}::uuid)`);
+    const busy = await catalog({ vehicleId: bike.id, categoryId: top.id }, { limit: 3 });
+    expect(names(busy)).toEqual(['Bulk part 1', 'Bulk part 10', 'Bulk part 100']);
+    expect([busy.totalText, busy.limitedToVehicle]).toEqual(['1,000+', true]);
+    expect(busy.facets.categories.map((f) => [f.category.name, f.count.text])).toEqual([
+      [big.name, '1,000+'],
+      [small.name, '2'],
+    ]);
+    // Its last page, and past it.
+    const last = await catalog({ vehicleId: bike.id, categoryId: top.id }, { offset: 1003, limit: 5 });
+    expect(names(last)).toEqual(['Small part one', 'Small part two']);
+    expect((await catalog({ vehicleId: bike.id, categoryId: top.id }, { offset: 2000 })).items).toEqual([]);
+
+    // A search over the bound: its facets are those of the first 1,001 parts read, each a lower bound.
+    const searched = await catalog({ categoryId: top.id, search: 'bulk part' }, { limit: 2 });
+    expect([searched.totalText, searched.facets.complete]).toEqual(['1,000+', false]);
+    expect(searched.items.map((i) => i.reason)).toEqual(['Name contains "bulk part"', 'Name contains "bulk part"']);
+    expect(searched.facets.categories.map((f) => [f.category.name, f.count.isLowerBound])).toEqual([
+      [big.name, true],
+    ]);
   });
 });
