@@ -6,7 +6,9 @@
  * values), and each look-up timed (median of 7, warm). Also full-text search beside the trigram search, for the
  * record of the choice. A measurement, not a test: it fails on nothing.
  *
- *   node --import tsx bench/catalogPlans.ts [--parts 50000] [--keep]
+ *   node --import tsx bench/catalogPlans.ts [--parts 50000] [--keep] [--reuse <database>]
+ *
+ * `--keep` keeps the filled database (its name is printed); `--reuse` measures a kept one again without filling.
  *
  * PostgreSQL server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test.
  */
@@ -23,7 +25,8 @@ const argument = (name: string) => {
   return at >= 0 ? process.argv[at + 1] : undefined;
 };
 const partCount = Number(argument('parts') ?? 50_000);
-const keep = process.argv.includes('--keep');
+const reuse = argument('reuse');
+const keep = process.argv.includes('--keep') || reuse !== undefined;
 const serverUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -95,10 +98,10 @@ async function fill(db: Db, n: number) {
 }
 
 async function main() {
-  const name = `partsyard_plans_${randomBytes(4).toString('hex')}`;
+  const name = reuse ?? `partsyard_plans_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database "${name}"`);
+  if (!reuse) await admin.query(`create database "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   let captured: { query: string; params: unknown[] }[] = [];
@@ -108,7 +111,7 @@ async function main() {
   const pool = database.pool!;
   try {
     const started = performance.now();
-    await fill(db, partCount);
+    if (!reuse) await fill(db, partCount);
     const counts = (
       await pool.query<Record<string, string>>(`select (select count(*) from parts) as parts,
         (select count(*) from vehicles) as vehicles, (select count(*) from fitments) as fitments,

@@ -282,17 +282,22 @@ function catalogLookups(): [string, () => Promise<unknown>][] {
   const top = () => one(sql`select id from categories where slug = 'top-1'`);
   const leaf = () => one(sql`select id from categories where slug = 'top-2-3'`);
   const brand = () => one(sql`select id from brands where slug = 'brand-2'`);
+  // The whole catalog and a vehicle's are read within their bound (`limit 1,001`, or a vehicle's few parts): at
+  // this size the planner rightly reads parts whole for them, so bench/catalogPlans.ts shows their plans at 50,000
+  // parts instead (docs/catalog.md, "Measured plans"). These must use their indexes at any size: the trigram
+  // indexes of the search, planned for its words (an unnamed statement, not a generic plan).
   return [
-    ['the catalog, whole (1,000+: facets counted one by one)', read(async () => ({}))],
     ['the catalog of a category, in stock', read(async () => ({ categoryId: await leaf(), inStock: true }))],
     ['the catalog of a brand', read(async () => ({ brandId: await brand() }))],
-    ['the catalog of the busiest vehicle', read(async () => ({ vehicleId: await hot() }))],
-    [
-      'the catalog of a vehicle and a category',
-      read(async () => ({ vehicleId: await quiet(), categoryId: await top() })),
-    ],
     ['a search by words', read(async () => ({ search: 'brake pad' }))],
-    ['a search with a typo, for a vehicle', read(async () => ({ search: 'brke sintred', vehicleId: await hot() }))],
+    [
+      'a search with a typo, for the busiest vehicle',
+      read(async () => ({ search: 'brke sintred', vehicleId: await hot() })),
+    ],
+    [
+      'a search by words, for a vehicle and a category',
+      read(async () => ({ search: 'organic', vehicleId: await quiet(), categoryId: await top() })),
+    ],
     ['a search by a number', read(async () => ({ search: 'oem-0012' }))],
   ];
 }
