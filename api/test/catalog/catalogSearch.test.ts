@@ -442,6 +442,21 @@ describe.each(databaseKinds)('the catalog: filters, facets and search on %s', (k
     expect(search.body.facets).toBeUndefined();
   });
 
+  it('answers visitors cacheably, like the parts list', async () => {
+    const ask = (query: string, variables: Record<string, unknown>) =>
+      fetch(`${app.server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+    const page = await ask(catalogQuery, { filter: { vehicleId: c.bike.id, search: 'pads' } });
+    expect([page.status, page.headers.get('cache-control')]).toEqual([200, 'public, max-age=0, s-maxage=10']);
+    const bySlug = await ask('query($s: String!) { category(slug: $s) { id name children { id } } }', {
+      s: c.top.slug,
+    });
+    expect(bySlug.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=60');
+  });
+
   it('looks categories, brands and vehicles up by their address names', async () => {
     const answer = await app.gql<{
       category: { id: string } | null;
