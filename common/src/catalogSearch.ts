@@ -14,8 +14,11 @@ export const catalogSearchMessages = {
   empty: 'Type a part number, a name or a few words to search for',
 } as const;
 
-/** Control characters (NUL included, which PostgreSQL text cannot hold) and any Unicode space, read as spaces. */
-const spacesAndControls = /[\s\u0000-\u001f\u007f-\u009f\u200b-\u200d\u2028\u2029\u2060\ufeff]+/gu;
+/**
+ * Control characters (NUL included, which PostgreSQL text cannot hold), format characters (zero-width spaces,
+ * direction marks) and every kind of space: read as one space.
+ */
+const spacesAndControls = /[\s\p{Cc}\p{Cf}\p{Z}]+/gu;
 
 /** Halves of a surrogate pair standing alone (JSON can carry them; UTF-8 cannot): mended as U+FFFD. */
 const loneSurrogates = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -1,6 +1,6 @@
 import { checkCatalogSearch, normalisePartNumber, partNumberMaxLength } from '@partsyard/common';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../db/database';
+import { rowsOf, type DbOrTx } from '../db/database';
 import { badInput } from '../errors';
 import { isId } from '../services/paging';
 import { brands, categories, vehicles, type BrandRow, type CategoryRow } from './catalogSchema';
@@ -88,12 +88,13 @@ export async function readSearch(db: DbOrTx, input: unknown): Promise<SearchText
   const unsure = words.filter((word) => !asciiWord.test(word) && !onlyAscii.test(word));
   let kept = sure;
   if (unsure.length) {
-    const { rows } = (await db.execute(
+    const rows = await rowsOf<{ w: string }>(
+      db,
       sql`select w from (values ${sql.join(
         unsure.map((word) => sql`(${word}::text)`),
         sql`, `,
       )}) as v(w) where cardinality(show_trgm(w)) > 0 limit ${unsure.length}`,
-    )) as unknown as { rows: { w: string }[] };
+    );
     const makesTrigrams = new Set(rows.map((row) => row.w));
     kept = words.filter((word) => sure.includes(word) || makesTrigrams.has(word));
   }

@@ -1,10 +1,10 @@
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { lightStatement, type DbOrTx } from '../db/database';
+import { getTableColumns, sql } from 'drizzle-orm';
+import { lightStatement, rowsOf, type DbOrTx } from '../db/database';
 import { escapeLike } from '../db/likePattern';
 import { parts, type PartRow } from '../db/schema';
 import type { Page } from '../services/paging';
 import { idList, type CatalogFilter, type SearchText } from './catalogFilter';
-import { catalogCountBound, inPartSet, partSetOf, searchDocument, type PartSet } from './catalogQuery';
+import { catalogCountBound, inPartSet, partSetOf, type PartSet } from './catalogQuery';
 import { numberHitLimit, partsByNumber, type NumberHit } from './numberLookup';
 
 /**
@@ -41,10 +41,11 @@ export async function searchSet(db: DbOrTx, filter: CatalogFilter, search: Searc
   const found = search.mayBeNumber ? await partsByNumber(db, search.text) : [];
   let numberHits = found;
   if (found.length) {
-    const { rows } = (await db.execute(
+    const rows = await rowsOf<{ id: string }>(
+      db,
       sql`select parts.id::text as id from parts where ${inPartSet('parts', partSetOf(filter), { way: 'probe' })}
         and parts.id in (${idList(found.map((hit) => hit.part.id))}) limit ${numberHitLimit}`,
-    )) as unknown as { rows: { id: string }[] };
+    );
     const allowed = new Set(rows.map((row) => row.id));
     numberHits = found.filter((hit) => allowed.has(hit.part.id));
   }

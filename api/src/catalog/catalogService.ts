@@ -21,7 +21,7 @@ import { catalogPage } from './catalogPage';
  * nothing, and is not asked of the database (which cannot hold a NUL in text).
  */
 const isSlug = (text: unknown): text is string =>
-  typeof text === 'string' && text.length > 0 && text.length <= 200 && !/[\u0000-\u001f\u007f]/.test(text);
+  typeof text === 'string' && text.length > 0 && text.length <= 200 && !/\p{Cc}/u.test(text);
 
 /** Page sizes of a part's fitment list (the bikes it fits). */
 export const fitmentPageSizes = { fallback: 20, max: 100 } as const;
