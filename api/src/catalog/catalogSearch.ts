@@ -44,7 +44,7 @@ export interface SearchSet {
  * Runs the number tiers (at most `numberHitLimit` hits, each part once) and keeps the hits the filter lets in: with
  * a vehicle, only those that fit it. Their parts and every part whose name and description hold the words make
  * the search's set: the words as written (`like`, whose index recheck is cheap), and only when those match no
- * part, with typos (word similarity, which costs some ten times more a part: docs/catalog.md, "Search"), as
+ * part and no number matched whole, with typos (word similarity, which costs some ten times more a part: docs/catalog.md, "Search"), as
  * search engines turn typo tolerance on when the exact words find nothing. `summarise` of the set as written
  * decides, and is the search's summary when it stands.
  */
@@ -68,8 +68,10 @@ export async function searchSet(
   const asWritten = partSetOf(filter, { words: search.words, numberIds, typos: false });
   if (!search.words.length) return { set: asWritten, numberHits, summary: null };
   const summary = await summarise(db, asWritten, 'probe');
-  // The number hits are in the set whatever their words: more parts than those means some words matched.
-  if (summary.total.isLowerBound || summary.total.count > numberIds.length) {
+  // The number hits are in the set whatever their words: more parts than those means some words matched. A number
+  // found whole is what was meant: no typos are looked for beside it.
+  const exactNumber = numberHits.some((hit) => hit.match === 'exact');
+  if (exactNumber || summary.total.isLowerBound || summary.total.count > numberIds.length) {
     return { set: asWritten, numberHits, summary };
   }
   return { set: partSetOf(filter, { words: search.words, numberIds, typos: true }), numberHits, summary: null };
