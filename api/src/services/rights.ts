@@ -64,6 +64,13 @@ export const rights = {
   'catalog.vehicles': 'anyone', // makes, models and vehicles
   'catalog.partsByNumber': 'anyone',
   'catalog.setReplacement': 'admin',
+  'imports.start': 'admin',
+  'imports.receive': 'admin',
+  'imports.finish': 'admin',
+  'imports.cancel': 'admin',
+  'imports.job': 'admin',
+  'imports.jobs': 'admin',
+  'imports.rejections': 'admin',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;
