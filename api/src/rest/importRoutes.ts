@@ -34,7 +34,7 @@ const readRaw = express.raw({ type: () => true, limit: importLimits.chunkBytes }
 /** A chunk's bytes, read only once its caller is let in (an admin). */
 const rawBody = (req: Request, res: Response) =>
   new Promise<void>((resolve, reject) =>
-    readRaw(req, res, (error?: unknown) => (error === undefined ? resolve() : reject(error))),
+    readRaw(req, res, (error?: Error) => (error === undefined ? resolve() : reject(error))),
   );
 
 const param = (req: Request, name: string): string => String(req.params[name] ?? '');
