@@ -72,7 +72,6 @@ const config: CodegenConfig = {
           Fitment: '../catalog/catalogService#FitmentView',
           PartNumberHit: '../catalog/numberLookup#NumberHit',
           ImportJob: '../imports/importService#ImportJobView',
-          ImportRejection: '../imports/importSchema#ImportRejectionRow',
           Order: '../db/schema#OrderRow',
           User: '../db/schema#UserRow',
           Review: '../db/schema#ReviewRow',

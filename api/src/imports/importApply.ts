@@ -226,7 +226,7 @@ async function addCategories(db: DbOrTx, jobId: string): Promise<void> {
           (
             await rowsOf<{ slug: string }>(
               db,
-              sql`select slug from categories where slug = any(${candidates}::text[]) or slug like ${`${base}-%`}`,
+              sql`select slug from categories where slug = any(${sql.param(candidates)}::text[]) or slug like ${`${base}-%`}`,
             )
           ).map((r) => r.slug),
         );
@@ -250,7 +250,7 @@ async function addCategories(db: DbOrTx, jobId: string): Promise<void> {
   if (entries.length) {
     await db.execute(sql`
       insert into import_category_paths (path, id)
-      select path, id from unnest(${entries.map(([p]) => p)}::text[], ${entries.map(([, id]) => id)}::uuid[])
+      select path, id from unnest(${sql.param(entries.map(([p]) => p))}::text[], ${sql.param(entries.map(([, id]) => id))}::uuid[])
         as t(path, id)
       on conflict (path) do nothing`);
   }
@@ -349,7 +349,7 @@ const supersessions: ImportSteps = {
       const rows = await rowsOf<{ id: string; to_id: string }>(
         db,
         sql`select id::text, replaced_by_id::text as to_id from parts
-             where id = any(${frontier}::uuid[]) and replaced_by_id is not null`,
+             where id = any(${sql.param(frontier)}::uuid[]) and replaced_by_id is not null`,
       );
       for (const row of rows) if (!next.has(row.id)) next.set(row.id, { to: row.to_id, line: null });
       frontier = rows.map((r) => r.to_id).filter((id) => !next.has(id));
@@ -374,7 +374,7 @@ const supersessions: ImportSteps = {
       (
         await rowsOf<{ id: string; sku: string }>(
           db,
-          sql`select id::text, sku from parts where id = any(${ids}::uuid[])`,
+          sql`select id::text, sku from parts where id = any(${sql.param(ids)}::uuid[])`,
         )
       ).map((r) => [r.id, r.sku]),
     );
@@ -387,7 +387,7 @@ const supersessions: ImportSteps = {
     await db.execute(sql`
       insert into import_rejections (job_id, line, "column", value, reason)
       select ${jobId}, t.line, 'replaced_by', r.values[2], t.reason
-        from unnest(${lines}::int[], ${reasons}::text[]) as t(line, reason)
+        from unnest(${sql.param(lines)}::int[], ${sql.param(reasons)}::text[]) as t(line, reason)
         join import_rows r on r.job_id = ${jobId} and r.line = t.line
       on conflict do nothing`);
   },

@@ -87,6 +87,8 @@ async function parseChunk(text: string, firstLine: number): Promise<ParsedRecord
     bom: true,
     info: true,
     relax_column_count: true,
+    // A quote inside a field that is not quoted is taken as written (`=HYPERLINK("...")`), as spreadsheets do.
+    relax_quotes: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
     max_record_size: importLimits.recordBytes,
@@ -209,15 +211,15 @@ export function createImportService(db: Db, kick: () => void = () => {}) {
           await tx.execute(sql`
             insert into import_rows (job_id, line, values)
             select ${id}, t.line, string_to_array(t.joined, ${separator})
-              from unnest(${batch.map((s) => s.line)}::int[], ${batch.map((s) => s.values)}::text[]) as t(line, joined)`);
+              from unnest(${sql.param(batch.map((s) => s.line))}::int[], ${sql.param(batch.map((s) => s.values))}::text[]) as t(line, joined)`);
         }
         for (let at = 0; at < rejected.length; at += importLimits.stagingBatch) {
           const batch = rejected.slice(at, at + importLimits.stagingBatch);
           await tx.execute(sql`
             insert into import_rejections (job_id, line, "column", value, reason)
             select ${id}, t.line, t.col, t.value, t.reason
-              from unnest(${batch.map((r) => r.line)}::int[], ${batch.map((r) => r.column)}::text[],
-                          ${batch.map((r) => r.value)}::text[], ${batch.map((r) => r.reason)}::text[])
+              from unnest(${sql.param(batch.map((r) => r.line))}::int[], ${sql.param(batch.map((r) => r.column))}::text[],
+                          ${sql.param(batch.map((r) => r.value))}::text[], ${sql.param(batch.map((r) => r.reason))}::text[])
                 as t(line, col, value, reason)
             on conflict do nothing`);
         }
@@ -303,7 +305,12 @@ export function createImportService(db: Db, kick: () => void = () => {}) {
         bounds,
         () =>
           db
-            .select()
+            .select({
+              line: importRejections.line,
+              column: importRejections.column,
+              value: importRejections.value,
+              reason: importRejections.reason,
+            })
             .from(importRejections)
             .where(eq(importRejections.jobId, job.id))
             .orderBy(importRejections.line)
