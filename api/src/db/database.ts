@@ -16,7 +16,8 @@ import type { Config } from '../config';
 import { causeChain } from '../errors';
 
 /** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, imports). */
-const schema = { ...coreSchema, ...catalogSchema, ...partLinksSchema, ...importSchema };
+export const allTables = { ...coreSchema, ...catalogSchema, ...partLinksSchema, ...importSchema };
+const schema = allTables;
 
 /** The Drizzle database, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;

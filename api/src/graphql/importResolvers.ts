@@ -1,4 +1,14 @@
-import type { ImportJobResolvers, MutationResolvers, QueryResolvers } from './generated';
+import { importKinds, importStatuses } from '../imports/importSchema';
+import type { ImportJobResolvers, MutationResolvers, QueryResolvers, Resolvers } from './generated';
+
+const upperCased = <T extends string>(values: readonly T[]) =>
+  Object.fromEntries(values.map((value) => [value.toUpperCase(), value])) as { [K in T as Uppercase<K>]: K };
+
+/** GraphQL's enum values (FITMENT) as the service's (fitment). */
+export const importEnums: Pick<Resolvers, 'ImportKind' | 'ImportStatus'> = {
+  ImportKind: upperCased(importKinds),
+  ImportStatus: upperCased(importStatuses),
+};
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 

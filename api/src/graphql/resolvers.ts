@@ -2,7 +2,7 @@ import { centsToDollars, nextTier, tierFor } from '@partsyard/common';
 import { AppError } from '../errors';
 import { isPaid } from '../services/ordersService';
 import { catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
-import { importJobFields, importMutations, importQueries } from './importResolvers';
+import { importEnums, importJobFields, importMutations, importQueries } from './importResolvers';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -17,6 +17,7 @@ export const resolvers: Resolvers = {
   PartNumberKind: { MANUFACTURER: 'manufacturer', OEM: 'oem', INTERCHANGE: 'interchange', EAN: 'ean' },
   FitVerdict: { FITS: 'fits', DOES_NOT_FIT: 'doesNotFit', FITS_WITH_NOTE: 'fitsWithNote' },
   NumberMatch: { EXACT: 'exact', PREFIX: 'prefix' },
+  ...importEnums,
 
   Query: {
     parts: (_, args, { services }) => services.parts.listParts(args),
