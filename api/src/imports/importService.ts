@@ -299,8 +299,9 @@ export function createImportService(db: Db, kick: () => void = () => {}) {
 
     /** A page of a job's rejected rows, by line. */
     async rejections(actor: Actor | null, id: string, args: { offset?: number | null; limit?: number | null }) {
-      const job = await jobRow(actor, 'imports.rejections', id);
+      authorize('imports.rejections', actor);
       const bounds = page(args.offset, args.limit, importPageSizes.rejections);
+      const job = await jobRow(actor, 'imports.rejections', id);
       const found = await pageWithTotal(
         bounds,
         () =>
