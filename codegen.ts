@@ -101,6 +101,11 @@ const config: CodegenConfig = {
             documents: 'web/src/features/admin/overview.graphql',
             ...reactHooks,
           },
+          // Likewise the imports' operations, for the imports page only.
+          'web/src/generated/imports.tsx': {
+            documents: 'web/src/features/imports/imports.graphql',
+            ...reactHooks,
+          },
         }
       : {}),
   },
