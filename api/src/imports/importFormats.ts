@@ -72,10 +72,22 @@ function text(row: (name: string) => string, column: string, max: number, requir
   return value;
 }
 
+/** Slugs of the names seen lately: a file names the same makes and models on row after row. */
+const slugs = new Map<string, string>();
+const slugCached = (name: string) => {
+  let slug = slugs.get(name);
+  if (slug === undefined) {
+    if (slugs.size > 10_000) slugs.clear();
+    slug = slugOf(name);
+    slugs.set(name, slug);
+  }
+  return slug;
+};
+
 /** A name that is also an address (a make, a model, a brand): it needs a letter or digit a slug can keep. */
 function named(row: (name: string) => string, column: string, required = false): [string, string] {
   const value = text(row, column, maxName, required);
-  const slug = slugOf(value);
+  const slug = slugCached(value);
   if (value && !slug) refuse(column, value, `${column} needs a letter (a-z) or a digit`);
   return [value, slug];
 }
@@ -312,25 +324,30 @@ export function headerProblem(kind: ImportKind, header: string[]): string | null
   return null;
 }
 
-/** Checks one row of a file whose header (as the file has it) is `header`. */
-export function checkRow(kind: ImportKind, header: string[], fields: string[]): RowCheck {
-  if (fields.length !== header.length) {
-    return {
-      ok: false,
-      column: '',
-      value: '',
-      reason: `The row has ${fields.length} values where the header names ${header.length}`,
-    };
-  }
-  const names = header.map(columnName);
-  const row = (name: string) => {
-    const i = names.indexOf(name);
-    return i < 0 ? '' : fields[i];
+/**
+ * The row check of a file whose header (as the file has it) is `header`: the columns are looked up once, so each
+ * row costs only its own checks.
+ */
+export function rowChecker(kind: ImportKind, header: string[]): (fields: string[]) => RowCheck {
+  const index = new Map(header.map((cell, i) => [columnName(cell), i]));
+  const format = importFormats[kind];
+  return (fields) => {
+    if (fields.length !== header.length) {
+      return {
+        ok: false,
+        column: '',
+        value: '',
+        reason: `The row has ${fields.length} values where the header names ${header.length}`,
+      };
+    }
+    try {
+      return format.check((name) => {
+        const i = index.get(name);
+        return i === undefined ? '' : fields[i];
+      });
+    } catch (error) {
+      if (error instanceof Refusal) return { ok: false, column: error.column, value: error.value, reason: error.reason };
+      throw error;
+    }
   };
-  try {
-    return importFormats[kind].check(row);
-  } catch (error) {
-    if (error instanceof Refusal) return { ok: false, column: error.column, value: error.value, reason: error.reason };
-    throw error;
-  }
 }

@@ -6,7 +6,7 @@ import { badInput, conflict, notFound } from '../errors';
 import type { Actor } from '../services/actor';
 import { isId, page, pageWithTotal } from '../services/paging';
 import { authorize } from '../services/rights';
-import { checkRow, headerProblem } from './importFormats';
+import { headerProblem, rowChecker } from './importFormats';
 import {
   importJobs,
   importKinds,
@@ -184,6 +184,7 @@ export function createImportService(db: Db, kick: () => void = () => {}) {
       if (before.rowsReceived + rows.length > importLimits.maxRows) {
         throw badInput({ file: `An import holds at most ${importLimits.maxRows.toLocaleString('en-US')} rows` });
       }
+      const checkRow = rowChecker(before.kind, header);
       const staged: { line: number; values: string }[] = [];
       const rejected: { line: number; column: string; value: string; reason: string }[] = [];
       for (const [i, record] of rows.entries()) {
@@ -192,7 +193,7 @@ export function createImportService(db: Db, kick: () => void = () => {}) {
           rejected.push({ line: record.line, column: '', value: '', reason: `Not readable as CSV: ${record.problem}` });
           continue;
         }
-        const checked = checkRow(before.kind, header, record.fields);
+        const checked = checkRow(record.fields);
         if (checked.ok) staged.push({ line: record.line, values: checked.values.join(separator) });
         else
           rejected.push({
