@@ -64,6 +64,16 @@ export const rights = {
   'catalog.vehicles': 'anyone', // makes, models and vehicles
   'catalog.partsByNumber': 'anyone',
   'catalog.setReplacement': 'admin',
+  'catalog.updatePart': 'admin', // every field of a part but its stock, its numbers and fitment
+  'catalog.createBrand': 'admin',
+  'catalog.renameBrand': 'admin',
+  'catalog.createCategory': 'admin',
+  'catalog.updateCategory': 'admin', // rename, or move in the tree
+  'catalog.createMake': 'admin',
+  'catalog.createModel': 'admin',
+  'catalog.createVehicle': 'admin',
+  'inventory.adjustStock': 'admin',
+  'inventory.stockHistory': 'admin',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;
