@@ -45,6 +45,13 @@ const config: CodegenConfig = {
           PartNumberKind: { MANUFACTURER: 'manufacturer', OEM: 'oem', INTERCHANGE: 'interchange', EAN: 'ean' },
           FitVerdict: { FITS: 'fits', DOES_NOT_FIT: 'doesNotFit', FITS_WITH_NOTE: 'fitsWithNote' },
           NumberMatch: { EXACT: 'exact', PREFIX: 'prefix' },
+          StockReason: {
+            RECEIVED: 'received',
+            COUNTED: 'counted',
+            DAMAGED: 'damaged',
+            RETURNED: 'returned',
+            OTHER: 'other',
+          },
         },
         mappers: {
           Part: '../db/schema#PartRow',
@@ -69,6 +76,7 @@ const config: CodegenConfig = {
           CartMerge: '../services/cartService#CartMergeView',
           Checkout: '../services/cartService#CheckoutView',
           NextPriceTier: '../services/cartService#NextTierView',
+          StockMovement: '../inventory/inventoryService#StockMovementView',
         },
       },
     },

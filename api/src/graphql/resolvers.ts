@@ -1,7 +1,8 @@
 import { centsToDollars, nextTier, tierFor } from '@partsyard/common';
 import { AppError } from '../errors';
 import { isPaid } from '../services/ordersService';
-import { catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
+import { catalogMutations, catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
+import { inventoryMutations, inventoryQueries, inventoryTypes } from './inventoryResolvers';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -53,6 +54,7 @@ export const resolvers: Resolvers = {
       payments: services.payments.paymentSettings(),
     }),
     ...catalogQueries,
+    ...inventoryQueries,
   },
 
   Mutation: {
@@ -81,6 +83,8 @@ export const resolvers: Resolvers = {
     checkout: (_, { input }, { services, actor, client }) => services.cart.checkout(actor, input, client),
     setPartPricing: (_, args, { services, actor }) => services.parts.setPartPricing(actor, args.id, args),
     sendContactMessage: (_, { input }, { services, client }) => services.contact.sendMessage(input, client),
+    ...catalogMutations,
+    ...inventoryMutations,
   },
 
   Part: {
@@ -88,6 +92,7 @@ export const resolvers: Resolvers = {
     ...catalogPartFields,
   },
   ...catalogTypes,
+  ...inventoryTypes,
   PriceTier: {
     price: (tier) => centsToDollars(tier.priceCents),
   },

@@ -32,6 +32,7 @@ const largest: Record<string, number> = {
   orders: 200,
   users: 200,
   contactMessages: 200,
+  stockHistory: 100,
 };
 
 /**
@@ -47,6 +48,15 @@ const requiredArguments: Record<string, string> = {
   vehicles: `(modelId: "${someId}")`,
   partsByNumber: '(number: "FA185HH")',
 };
+/** The arguments a list takes besides its limit (a part's stock history: a part, added in beforeAll). */
+const argumentsOf = (name: string, withLimit: boolean) => {
+  const given = [
+    ...(name === 'stockHistory' ? [`partId: "${partWithHistory}"`] : []),
+    ...(withLimit ? ['limit: $limit'] : []),
+  ];
+  return requiredArguments[name] ?? (given.length ? `(${given.join(', ')})` : '');
+};
+let partWithHistory = '';
 
 describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
   let app: CountingApp;
@@ -58,6 +68,10 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
       sql`insert into users (email, name, role) values ('admin@paging.test', 'Pager', 'admin') returning id`,
     )) as unknown as { rows: { id: string }[] };
     token = await app.tokenFor({ id: rows[0].id });
+    const part = (await app.db.execute(
+      sql`insert into parts (name, description, price_cents, min_order, available) values ('Paged', 'd', 100, 1, 5) returning id`,
+    )) as unknown as { rows: { id: string }[] };
+    partWithHistory = part.rows[0].id;
   });
   afterAll(() => app?.close());
 
@@ -74,7 +88,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
     for (const limit of [max + 1, 1_000_000]) {
       app.statements();
       const answer = await app.gql(
-        `query($limit: Int) { ${name}(limit: $limit) ${selectionOf(field)} }`,
+        `query($limit: Int) { ${name}${argumentsOf(name, true)} ${selectionOf(field)} }`,
         { limit },
         { token },
       );
@@ -90,7 +104,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
       ).toEqual([]);
     }
     const atMax = await app.gql(
-      `query($limit: Int) { ${name}(limit: $limit) ${selectionOf(field)} }`,
+      `query($limit: Int) { ${name}${argumentsOf(name, true)} ${selectionOf(field)} }`,
       { limit: max },
       { token },
     );
@@ -100,7 +114,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
   it.each(lists.map((f) => [f.name, f] as const))('%s reads a bounded number of rows', async (_name, field) => {
     app.statements();
     const answer = await app.gql(
-      `{ ${field.name}${requiredArguments[field.name] ?? ''} ${selectionOf(field)} }`,
+      `{ ${field.name}${argumentsOf(field.name, false)} ${selectionOf(field)} }`,
       {},
       { token },
     );
@@ -120,7 +134,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
   });
 
   it('the REST lists refuse an over-large limit too', async () => {
-    for (const path of ['/parts', '/reviews', '/orders', '/users', '/contact']) {
+    for (const path of ['/parts', '/reviews', '/orders', '/users', '/contact', `/parts/${partWithHistory}/stock`]) {
       const res = await fetch(`${app.server.url}/api${path}?limit=1000000`, {
         headers: { authorization: `Bearer ${token}` },
       });
