@@ -1,5 +1,5 @@
 import { checkStockAdjustment, maxQuantity, stockMessages } from '@partsyard/common';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { parts, users, type PartRow } from '../db/schema';
 import { badInput, notFound } from '../errors';
@@ -53,7 +53,18 @@ export function createInventoryService(db: Db) {
         const [part] = await tx.update(parts).set({ available: after }).where(eq(parts.id, partId)).returning();
         const [movement] = await tx
           .insert(stockMovements)
-          .values({ partId, reason, delta: after - before, before, after, note, actorId: admin.userId })
+          .values({
+            partId,
+            reason,
+            delta: after - before,
+            before,
+            after,
+            note,
+            actorId: admin.userId,
+            // The moment of the change, taken with the row held (not the transaction's start, which now() is):
+            // the history's order is the order the changes were made in.
+            createdAt: sql`clock_timestamp()`,
+          })
           .returning();
         const [who] = await tx
           .select({ name: users.name, email: users.email })
