@@ -35,6 +35,8 @@ export const partEditMessages = {
   noSuchCategory: 'No category has this id',
   noSuchVehicle: 'No vehicle has this id',
   noSuchPart: 'No part has this id',
+  noSuchSku: (sku: string) => `No part has the SKU ${sku}`,
+  replacementTwice: 'Send replacedById or replacedBySku, not both',
   notBoolean: 'Must be true or false',
   notList: 'Must be a list',
   tooManyNumbers: `A part carries at most ${maxNumbersPerPart} numbers besides its SKU`,
@@ -190,12 +192,31 @@ export function createPartEditing(db: Db) {
       } else columns.categoryId = idOf(patch.categoryId);
     }
 
-    if (present(patch, 'replacedById')) {
-      const replacedById = patch.replacedById === null ? null : idOf(patch.replacedById);
-      const problem = await replacementProblem(tx, part.id, replacedById);
-      if (problem && 'missing' in problem) errors.replacedById = partEditMessages.noSuchPart;
-      else if (problem) errors.replacedById = problem.loop;
-      else columns.replacedById = replacedById;
+    // The replacement, by id or by its SKU (what an admin reads on the part): checked under the supersession lock.
+    if (present(patch, 'replacedById') && present(patch, 'replacedBySku')) {
+      errors.replacedBySku = partEditMessages.replacementTwice;
+    } else if (present(patch, 'replacedById') || present(patch, 'replacedBySku')) {
+      const field = present(patch, 'replacedById') ? 'replacedById' : 'replacedBySku';
+      let replacedById: string | null = null;
+      if (field === 'replacedById' && patch.replacedById !== null) replacedById = idOf(patch.replacedById);
+      if (field === 'replacedBySku') {
+        const sku = patch.replacedBySku === null ? '' : text(patch.replacedBySku);
+        if (sku === undefined) errors.replacedBySku = partEditMessages.notText;
+        else if (sku) {
+          const [found] = await tx
+            .select({ id: parts.id })
+            .from(parts)
+            .where(eq(parts.skuNormalised, sql`part_number_normalised(${sku})`));
+          if (!found) errors.replacedBySku = partEditMessages.noSuchSku(sku);
+          else replacedById = found.id;
+        }
+      }
+      if (!errors[field]) {
+        const problem = await replacementProblem(tx, part.id, replacedById);
+        if (problem && 'missing' in problem) errors[field] = partEditMessages.noSuchPart;
+        else if (problem) errors[field] = problem.loop;
+        else columns.replacedById = replacedById;
+      }
     }
 
     const { addFitment, removeFitment } = await checkFitment(tx, patch, errors);
@@ -347,7 +368,7 @@ export function createPartEditing(db: Db) {
   return {
     /**
      * Edits a part (admin): any of name, description, image, price, minOrder, priceTiers, packSize, sku, brandId,
-     * categoryId, universal, replacedById; `numbers` replaces its numbers as a set; `addFitment` and
+     * categoryId, universal, replacedById (or replacedBySku: '' or null for none); `numbers` replaces its numbers as a set; `addFitment` and
      * `removeFitment` change up to 500 fitment rows. Answers the part and whether anything changed.
      */
     async updatePart(actor: Actor | null, id: string, patch: unknown): Promise<{ part: PartRow; changed: boolean }> {
@@ -357,7 +378,7 @@ export function createPartEditing(db: Db) {
       return db.transaction(async (tx) => {
         // A new replacement is checked under the supersession lock, taken before the part's row as
         // setReplacement takes them (never the other way round: two edits would wait for each other).
-        if (present(patch, 'replacedById')) await lockSupersession(tx);
+        if (present(patch, 'replacedById') || present(patch, 'replacedBySku')) await lockSupersession(tx);
         // The part's row is held as an order's stock update holds it, so an order placed meanwhile sees the
         // part before or after the edit, never half of it (and its pricing check sees the new price).
         const [part] = await tx.select().from(parts).where(eq(parts.id, id)).for('no key update');

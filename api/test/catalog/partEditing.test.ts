@@ -87,6 +87,7 @@ describe.each(databaseKinds)('editing a part on %s', (kind) => {
 
   it('changes each field it is sent, and only those', async () => {
     const replacement = await newPart({ name: 'Newer pads' });
+    const [{ sku: replacementSku }] = await db.select().from(parts).where(eq(parts.id, replacement));
     const cases: [Record<string, unknown>, Partial<PartView>][] = [
       [{ name: '  Sintered pads, HH  ' }, { name: 'Sintered pads, HH' }],
       [{ description: 'For twin-disc calipers, sintered.' }, { description: 'For twin-disc calipers, sintered.' }],
@@ -106,6 +107,9 @@ describe.each(databaseKinds)('editing a part on %s', (kind) => {
         { brandId: null, categoryId: null, replacedById: null },
         { brand: null, category: null, replacedBy: null },
       ],
+      // The replacement by its SKU too (as an admin reads it), written any way it normalises to.
+      [{ replacedBySku: replacementSku.toLowerCase().replace('-', ' ') }, { replacedBy: { id: replacement } }],
+      [{ replacedBySku: '' }, { replacedBy: null }],
       [
         {
           numbers: [
@@ -205,6 +209,8 @@ describe.each(databaseKinds)('editing a part on %s', (kind) => {
       [{ categoryId: 'not-an-id' }, { categoryId: partEditMessages.noSuchCategory }],
       [{ replacedById: unknownId() }, { replacedById: partEditMessages.noSuchPart }],
       [{ replacedById: id }, { replacedById: `${before.sku} (${before.name}) cannot replace itself` }],
+      [{ replacedBySku: 'PY-NONE' }, { replacedBySku: partEditMessages.noSuchSku('PY-NONE') }],
+      [{ replacedBySku: otherSku, replacedById: other }, { replacedBySku: partEditMessages.replacementTwice }],
       [
         {
           numbers: [
