@@ -93,6 +93,11 @@ const config: CodegenConfig = {
             documents: 'web/src/features/admin/overview.graphql',
             ...reactHooks,
           },
+          // Editing a part and its stock (issue 33 point 5), likewise for its page alone.
+          'web/src/generated/partEditing.tsx': {
+            documents: 'web/src/features/admin/partEditing.graphql',
+            ...reactHooks,
+          },
         }
       : {}),
   },
