@@ -6,6 +6,8 @@ import { Route, Routes } from 'react-router-dom';
 import EditPartPage from '../../src/features/admin/EditPartPage';
 import {
   AdjustStockDocument,
+  EditableBrandsDocument,
+  EditableCategoriesDocument,
   EditPartDocument,
   PartFitmentDocument,
   StockHistoryDocument,
@@ -62,8 +64,10 @@ const movement = (reason: string, delta: number, before: number, note: string) =
 const basics = (history: ReturnType<typeof movement>[] = []): MockedResponse[] => [
   {
     request: { query: EditPartDocument, variables: { id } },
-    result: { data: { part, brands: [ebc], categories: [pads, brakes] } },
+    result: { data: { part } },
   },
+  { request: { query: EditableBrandsDocument }, result: { data: { brands: [ebc] } } },
+  { request: { query: EditableCategoriesDocument }, result: { data: { categories: [pads, brakes] } } },
   {
     request: { query: StockHistoryDocument, variables: { partId: id, offset: 0, limit: 10 } },
     result: { data: { stockHistory: { ...page('StockMovementPage', history), limit: 10 } } },

@@ -1,6 +1,6 @@
 import { Link, useParams } from 'react-router-dom';
 import { Spinner } from '../../components/Spinner';
-import { useEditPartQuery } from '../../generated/partEditing';
+import { useEditableBrandsQuery, useEditableCategoriesQuery, useEditPartQuery } from '../../generated/partEditing';
 import { FitmentEditor } from './FitmentEditor';
 import { PartDetailsForm } from './PartDetailsForm';
 import { StockPanel } from './StockPanel';
@@ -16,6 +16,8 @@ export default function EditPartPage() {
     variables: { id: partId },
     fetchPolicy: 'cache-and-network',
   });
+  const brands = useEditableBrandsQuery({ fetchPolicy: 'cache-and-network' });
+  const categories = useEditableCategoriesQuery({ fetchPolicy: 'cache-and-network' });
   const part = data?.part;
 
   if (loading && !data) return <Spinner centered />;
@@ -48,7 +50,7 @@ export default function EditPartPage() {
           SKU <span className="font-mono">{part.sku}</span>
         </p>
       </div>
-      <PartDetailsForm part={part} brands={data.brands} categories={data.categories} />
+      <PartDetailsForm part={part} brands={brands.data?.brands ?? []} categories={categories.data?.categories ?? []} />
       <StockPanel part={part} />
       <FitmentEditor partId={part.id} />
     </section>

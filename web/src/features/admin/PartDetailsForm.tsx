@@ -4,7 +4,12 @@ import { useMemo, useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { BusyButton } from '../../components/BusyButton';
 import { errorAria, FieldFrame, FormField, ShopForm } from '../../components/form/ShopForm';
-import { useUpdatePartMutation, type EditPartQuery, type EditablePartFragment } from '../../generated/partEditing';
+import {
+  useUpdatePartMutation,
+  type EditableBrandsQuery,
+  type EditableCategoriesQuery,
+  type EditablePartFragment,
+} from '../../generated/partEditing';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { PartNumbersEditor, type NumberDraft } from './PartNumbersEditor';
 import { pricingErrors, pricingInput, PriceTiersEditor, type PricingDraft } from './PriceTiersEditor';
@@ -78,7 +83,7 @@ function SelectField({
 }
 
 /** Each category named with the categories above it (Brakes › Brake pads), in that order. */
-function categoryOptions(categories: EditPartQuery['categories']) {
+function categoryOptions(categories: EditableCategoriesQuery['categories']) {
   const byId = new Map(categories.map((c) => [c.id, c]));
   const pathOf = (id: string): string[] => {
     const names: string[] = [];
@@ -102,8 +107,8 @@ export function PartDetailsForm({
   categories,
 }: {
   part: EditablePartFragment;
-  brands: EditPartQuery['brands'];
-  categories: EditPartQuery['categories'];
+  brands: EditableBrandsQuery['brands'];
+  categories: EditableCategoriesQuery['categories'];
 }) {
   const [updatePart] = useUpdatePartMutation();
   const [pricing, setPricing] = useState<PricingDraft>(() => pricingOf(part));

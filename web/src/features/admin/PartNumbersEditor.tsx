@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { errorAria, FieldFrame } from '../../components/form/ShopForm';
-import type { EditPartQuery, PartNumberKind } from '../../generated/partEditing';
+import type { EditableBrandsQuery, PartNumberKind } from '../../generated/partEditing';
 
 /** A number as typed: its kind, the number, its brand ('' for none). */
 export interface NumberDraft {
@@ -31,7 +31,7 @@ export function PartNumbersEditor({
 }: {
   value: NumberDraft[];
   onChange: (next: NumberDraft[]) => void;
-  brands: EditPartQuery['brands'];
+  brands: EditableBrandsQuery['brands'];
   errors: Record<string, string>;
 }) {
   const id = useId();
