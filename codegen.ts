@@ -60,6 +60,13 @@ const config: CodegenConfig = {
             FAILED: 'failed',
             CANCELLED: 'cancelled',
           },
+          StockReason: {
+            RECEIVED: 'received',
+            COUNTED: 'counted',
+            DAMAGED: 'damaged',
+            RETURNED: 'returned',
+            OTHER: 'other',
+          },
         },
         mappers: {
           Part: '../db/schema#PartRow',
@@ -85,6 +92,7 @@ const config: CodegenConfig = {
           CartMerge: '../services/cartService#CartMergeView',
           Checkout: '../services/cartService#CheckoutView',
           NextPriceTier: '../services/cartService#NextTierView',
+          StockMovement: '../inventory/inventoryService#StockMovementView',
         },
       },
     },
@@ -104,6 +112,11 @@ const config: CodegenConfig = {
           // Likewise the imports' operations, for the imports page only.
           'web/src/generated/imports.tsx': {
             documents: 'web/src/features/imports/imports.graphql',
+            ...reactHooks,
+          },
+          // Editing a part and its stock (issue 33 point 5), likewise for its page alone.
+          'web/src/generated/partEditing.tsx': {
+            documents: 'web/src/features/admin/partEditing.graphql',
             ...reactHooks,
           },
         }

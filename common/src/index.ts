@@ -4,3 +4,4 @@ export * from './format';
 export * from './pages';
 export * from './pricing';
 export * from './partNumbers';
+export * from './inventory';

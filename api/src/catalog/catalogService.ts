@@ -8,6 +8,8 @@ import { isId, page, pageWithTotal } from '../services/paging';
 import { authorize } from '../services/rights';
 import { brands, categories, makes, models, vehicles, type VehicleRow } from './catalogSchema';
 import { partsByNumber } from './numberLookup';
+import { createPartEditing } from './partEditing';
+import { createReferenceData } from './referenceData';
 import { fitments, partNumbers, type FitmentRow } from './partLinksSchema';
 import { resolveCurrent, setReplacement } from './supersession';
 import { toVehicleView, vehiclesJoined, type VehicleView } from './vehicleNames';
@@ -149,6 +151,10 @@ export function createCatalogService(db: Db) {
       authorize('catalog.setReplacement', actor);
       await setReplacement(db, partId, replacedById);
     },
+    /** Editing a part: every field but its stock (partEditing.ts). */
+    ...createPartEditing(db),
+    /** Brands, categories, makes, models and vehicles as admins keep them (referenceData.ts). */
+    ...createReferenceData(db),
   };
 }
 

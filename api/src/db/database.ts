@@ -12,11 +12,12 @@ import * as coreSchema from './schema';
 import * as catalogSchema from '../catalog/catalogSchema';
 import * as partLinksSchema from '../catalog/partLinksSchema';
 import * as importSchema from '../imports/importSchema';
+import * as inventorySchema from '../inventory/inventorySchema';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
 
-/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, imports). */
-export const allTables = { ...coreSchema, ...catalogSchema, ...partLinksSchema, ...importSchema };
+/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports). */
+export const allTables = { ...coreSchema, ...catalogSchema, ...partLinksSchema, ...inventorySchema, ...importSchema };
 const schema = allTables;
 
 /** The Drizzle database, whichever driver is behind it. */

@@ -1,8 +1,9 @@
 import { centsToDollars, nextTier, tierFor } from '@partsyard/common';
 import { AppError } from '../errors';
 import { isPaid } from '../services/ordersService';
-import { catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
 import { importEnums, importJobFields, importMutations, importQueries } from './importResolvers';
+import { catalogMutations, catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
+import { inventoryMutations, inventoryQueries, inventoryTypes } from './inventoryResolvers';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -56,6 +57,7 @@ export const resolvers: Resolvers = {
     }),
     ...catalogQueries,
     ...importQueries,
+    ...inventoryQueries,
   },
 
   Mutation: {
@@ -85,6 +87,8 @@ export const resolvers: Resolvers = {
     setPartPricing: (_, args, { services, actor }) => services.parts.setPartPricing(actor, args.id, args),
     sendContactMessage: (_, { input }, { services, client }) => services.contact.sendMessage(input, client),
     ...importMutations,
+    ...catalogMutations,
+    ...inventoryMutations,
   },
   ImportJob: importJobFields,
 
@@ -93,6 +97,7 @@ export const resolvers: Resolvers = {
     ...catalogPartFields,
   },
   ...catalogTypes,
+  ...inventoryTypes,
   PriceTier: {
     price: (tier) => centsToDollars(tier.priceCents),
   },

@@ -346,7 +346,8 @@ export function rowChecker(kind: ImportKind, header: string[]): (fields: string[
         return i === undefined ? '' : fields[i];
       });
     } catch (error) {
-      if (error instanceof Refusal) return { ok: false, column: error.column, value: error.value, reason: error.reason };
+      if (error instanceof Refusal)
+        return { ok: false, column: error.column, value: error.value, reason: error.reason };
       throw error;
     }
   };

@@ -16,6 +16,7 @@ import {
   partDocument,
   paymentDocument,
   reviewDocument,
+  stockMovementDocument,
   userDocument,
 } from './documents';
 
@@ -168,6 +169,31 @@ export function createRestRouter(
     route('parts.addPart', async (req, caller) =>
       inserted((await services.parts.addPart(await actorOf(caller), body(req))).id),
     ),
+  );
+  // Editing a part (issue 33 point 5): any of its fields (PartPatch in schema.graphql); its stock by adjustments.
+  router.patch(
+    '/parts/:id',
+    route('catalog.updatePart', async (req, caller) => {
+      const { changed } = await services.catalog.updatePart(await actorOf(caller), param(req, 'id'), body(req));
+      return updated(1, changed ? 1 : 0);
+    }),
+  );
+  router.post(
+    '/parts/:id/stock',
+    route('inventory.adjustStock', async (req, caller) => {
+      const { movement } = await services.inventory.adjustStock(await actorOf(caller), param(req, 'id'), body(req));
+      return { ...inserted(movement.id), before: movement.before, after: movement.after };
+    }),
+  );
+  router.get(
+    '/parts/:id/stock',
+    route('inventory.stockHistory', async (req, caller) => {
+      const { items } = await services.inventory.stockHistory(await actorOf(caller), param(req, 'id'), {
+        offset: optionalInt(query(req, 'offset'), 'offset'),
+        limit: optionalInt(query(req, 'limit'), 'limit') ?? pageSizes.stockHistory.max,
+      });
+      return items.map(stockMovementDocument);
+    }),
   );
   router.delete(
     '/part/:id',

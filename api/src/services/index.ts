@@ -6,6 +6,7 @@ import type { Identity } from '../identity/firebaseIdentity';
 import type { PaymentGateway } from '../payments/paymentGateway';
 import { createCatalogService } from '../catalog/catalogService';
 import { createImportService } from '../imports/importService';
+import { createInventoryService } from '../inventory/inventoryService';
 import { actorReader } from './actor';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
@@ -50,6 +51,7 @@ export function createServices(deps: ServiceDeps) {
     overview: createOverviewService(deps.db, deps.overviewReuse),
     catalog: createCatalogService(deps.db),
     imports: createImportService(deps.db, () => deps.importQueued?.()),
+    inventory: createInventoryService(deps.db),
   };
 }
 

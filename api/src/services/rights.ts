@@ -71,6 +71,16 @@ export const rights = {
   'imports.job': 'admin',
   'imports.jobs': 'admin',
   'imports.rejections': 'admin',
+  'catalog.updatePart': 'admin', // every field of a part but its stock, its numbers and fitment
+  'catalog.createBrand': 'admin',
+  'catalog.renameBrand': 'admin',
+  'catalog.createCategory': 'admin',
+  'catalog.updateCategory': 'admin', // rename, or move in the tree
+  'catalog.createMake': 'admin',
+  'catalog.createModel': 'admin',
+  'catalog.createVehicle': 'admin',
+  'inventory.adjustStock': 'admin',
+  'inventory.stockHistory': 'admin',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;

@@ -43,6 +43,7 @@ const largest: Record<string, number> = {
   contactMessages: 200,
   importJobs: 100,
   importRejections: 500,
+  stockHistory: 100,
 };
 
 /**
@@ -60,7 +61,12 @@ const requiredArguments: Record<string, string> = {
   vehicles: `modelId: "${someId}"`,
   partsByNumber: 'number: "FA185HH"',
   importRejections: `id: "${importId}"`,
+  get stockHistory() {
+    return `partId: "${partWithHistory}"`;
+  },
 };
+/** A part whose stock history the tests read (made in beforeAll). */
+let partWithHistory = '';
 /** The field's arguments: those it requires, and `more`. */
 const argumentsOf = (name: string, more?: string) => {
   const all = [requiredArguments[name], more].filter(Boolean);
@@ -78,6 +84,10 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
     )) as unknown as { rows: { id: string }[] };
     token = await app.tokenFor({ id: rows[0].id });
     await app.db.execute(sql`insert into import_jobs (id, kind) values (${importId}, 'fitment')`);
+    const part = (await app.db.execute(
+      sql`insert into parts (name, description, price_cents, min_order, available) values ('Paged', 'd', 100, 1, 5) returning id`,
+    )) as unknown as { rows: { id: string }[] };
+    partWithHistory = part.rows[0].id;
   });
   afterAll(() => app?.close());
 
@@ -136,7 +146,15 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
   });
 
   it('the REST lists refuse an over-large limit too', async () => {
-    for (const path of ['/parts', '/reviews', '/orders', '/users', '/contact', '/imports']) {
+    for (const path of [
+      '/parts',
+      '/reviews',
+      '/orders',
+      '/users',
+      '/contact',
+      '/imports',
+      `/parts/${partWithHistory}/stock`,
+    ]) {
       const res = await fetch(`${app.server.url}/api${path}?limit=1000000`, {
         headers: { authorization: `Bearer ${token}` },
       });

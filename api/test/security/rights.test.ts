@@ -54,6 +54,11 @@ interface Targets {
   cartLine(): Promise<string>;
   /** An import an admin started, its first chunk sent (a fitment file whose row names no part: it writes nothing). */
   importJob(): Promise<string>;
+  /** A brand, a category, a make and a model of it (the catalog's reference data; ids). */
+  brand(): Promise<string>;
+  category(): Promise<string>;
+  make(): Promise<string>;
+  model(): Promise<string>;
 }
 
 interface World {
@@ -170,6 +175,49 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
     gql('mutation($id: ID!) { finishImport(id: $id) { id status } }', { id: await t.importJob() }),
   'Mutation.cancelImport': async (t) =>
     gql('mutation($id: ID!) { cancelImport(id: $id) { id status } }', { id: await t.importJob() }),
+  'Query.stockHistory': async (t) =>
+    gql('query($id: ID!) { stockHistory(partId: $id) { total items { id before after } } }', { id: await t.part() }),
+  'Mutation.updatePart': async (t) =>
+    gql('mutation($id: ID!) { updatePart(id: $id, patch: { price: 13.5, name: "Edited pads" }) { id price } }', {
+      id: await t.part(),
+    }),
+  'Mutation.adjustStock': async (t) =>
+    gql(
+      'mutation($id: ID!) { adjustStock(partId: $id, input: { reason: RECEIVED, delta: 5 }) { movement { id } part { available } } }',
+      { id: await t.part() },
+    ),
+  'Mutation.createBrand': async () =>
+    gql('mutation($name: String!) { createBrand(name: $name) { id } }', { name: `Brand ${tag()}` }),
+  'Mutation.renameBrand': async (t) =>
+    gql('mutation($id: ID!, $name: String!) { renameBrand(id: $id, name: $name) { id } }', {
+      id: await t.brand(),
+      name: `Renamed ${tag()}`,
+    }),
+  'Mutation.createCategory': async (t) =>
+    gql('mutation($name: String!, $parent: ID) { createCategory(name: $name, parentId: $parent) { id } }', {
+      name: `Category ${tag()}`,
+      parent: await t.category(),
+    }),
+  'Mutation.updateCategory': async (t) =>
+    gql('mutation($id: ID!, $name: String!) { updateCategory(id: $id, name: $name) { id } }', {
+      id: await t.category(),
+      name: `Renamed ${tag()}`,
+    }),
+  'Mutation.createMake': async () =>
+    gql('mutation($name: String!) { createMake(name: $name) { id } }', { name: `Make ${tag()}` }),
+  'Mutation.createModel': async (t) =>
+    gql('mutation($make: ID!, $name: String!) { createModel(makeId: $make, name: $name) { id } }', {
+      make: await t.make(),
+      name: `Model ${tag()}`,
+    }),
+  'Mutation.createVehicle': async (t) =>
+    gql(
+      'mutation($model: ID!, $variant: String) { createVehicle(modelId: $model, year: 2019, variant: $variant) { id name } }',
+      {
+        model: await t.model(),
+        variant: `Variant ${tag()}`,
+      },
+    ),
   'Mutation.sendContactMessage': async () =>
     gql('mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }', { input: contact }),
 
@@ -178,6 +226,10 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
   'GET /api/parts/{partId}': async (t) => rest('GET', `/parts/${await t.part()}`),
   'POST /api/parts': async () => rest('POST', '/parts', partInput()),
   'DELETE /api/part/{id}': async (t) => rest('DELETE', `/part/${await t.part()}`),
+  'PATCH /api/parts/{id}': async (t) => rest('PATCH', `/parts/${await t.part()}`, { price: 14, minOrder: 2 }),
+  'POST /api/parts/{id}/stock': async (t) =>
+    rest('POST', `/parts/${await t.part()}/stock`, { reason: 'received', delta: 5, note: 'Delivery' }),
+  'GET /api/parts/{id}/stock': async (t) => rest('GET', `/parts/${await t.part()}/stock`),
   'GET /api/reviews': async () => rest('GET', '/reviews'),
   'POST /api/reviews': async (t) => rest('POST', '/reviews', { partId: await t.paidPart(), text: 'Fits my bike.' }),
   'POST /api/orders': async (t) => rest('POST', '/orders', restOrderInput(await t.part())),
@@ -477,6 +529,38 @@ describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (
       },
       account: () => h.signUp({ verified: true }),
       adminAccount: () => h.signUp({ admin: true, verified: true }),
+      async brand() {
+        const created = await app.gql<{ createBrand: { id: string } }>(
+          'mutation($name: String!) { createBrand(name: $name) { id } }',
+          { name: `Brand ${tag()}` },
+          admin.token,
+        );
+        return dataOf(created).createBrand.id;
+      },
+      async category() {
+        const created = await app.gql<{ createCategory: { id: string } }>(
+          'mutation($name: String!) { createCategory(name: $name) { id } }',
+          { name: `Category ${tag()}` },
+          admin.token,
+        );
+        return dataOf(created).createCategory.id;
+      },
+      async make() {
+        const created = await app.gql<{ createMake: { id: string } }>(
+          'mutation($name: String!) { createMake(name: $name) { id } }',
+          { name: `Make ${tag()}` },
+          admin.token,
+        );
+        return dataOf(created).createMake.id;
+      },
+      async model() {
+        const created = await app.gql<{ createModel: { id: string } }>(
+          'mutation($make: ID!, $name: String!) { createModel(makeId: $make, name: $name) { id } }',
+          { make: await makers.make(), name: `Model ${tag()}` },
+          admin.token,
+        );
+        return dataOf(created).createModel.id;
+      },
       async cartLine() {
         const partId = await newPart();
         dataOf(
@@ -522,6 +606,10 @@ describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (
       adminAccount: once('adminAccount', makers.adminAccount),
       cartLine: once('cartLine', makers.cartLine),
       importJob: once('importJob', makers.importJob),
+      brand: once('brand', makers.brand),
+      category: once('category', makers.category),
+      make: once('make', makers.make),
+      model: once('model', makers.model),
     };
     fresh = makers;
   });

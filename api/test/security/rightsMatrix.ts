@@ -104,6 +104,16 @@ const graphql = `
 | Mutation.mergeCart           | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a visitor's cart, into the caller's own cart            |
 | Mutation.checkout            | 401       | ok       | 400   | 400   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's cart (others check out their own, empty) |
 | Mutation.setPartPricing      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's quantity breaks and pack size                  |
+| Query.stockHistory           | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's stock history                                  |
+| Mutation.updatePart          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's fields (its price)                             |
+| Mutation.adjustStock         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's stock (units received)                         |
+| Mutation.createBrand         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new brand                                             |
+| Mutation.renameBrand         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a brand                                                 |
+| Mutation.createCategory      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new category                                          |
+| Mutation.updateCategory      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a category (renamed)                                    |
+| Mutation.createMake          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new make of vehicle                                   |
+| Mutation.createModel         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new model of a make                                   |
+| Mutation.createVehicle       | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new vehicle of a model                                |
 `;
 
 const rest = `
@@ -113,6 +123,9 @@ const rest = `
 | GET /api/parts/{partId}          | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a part                                                  |
 | POST /api/parts                  | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
 | DELETE /api/part/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part                                                  |
+| PATCH /api/parts/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's fields (its price)                             |
+| POST /api/parts/{id}/stock       | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's stock (units received)                         |
+| GET /api/parts/{id}/stock        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's stock history                                  |
 | GET /api/reviews                 | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the latest reviews                                      |
 | POST /api/reviews                | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part the customer has paid for                        |
 | POST /api/orders                 | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order for the caller of a part in stock              |
@@ -192,6 +205,16 @@ export const servedBy: Record<string, Operation> = {
   'Mutation.mergeCart': 'cart.mergeCart',
   'Mutation.checkout': 'orders.checkout',
   'Mutation.setPartPricing': 'parts.setPartPricing',
+  'Query.stockHistory': 'inventory.stockHistory',
+  'Mutation.updatePart': 'catalog.updatePart',
+  'Mutation.adjustStock': 'inventory.adjustStock',
+  'Mutation.createBrand': 'catalog.createBrand',
+  'Mutation.renameBrand': 'catalog.renameBrand',
+  'Mutation.createCategory': 'catalog.createCategory',
+  'Mutation.updateCategory': 'catalog.updateCategory',
+  'Mutation.createMake': 'catalog.createMake',
+  'Mutation.createModel': 'catalog.createModel',
+  'Mutation.createVehicle': 'catalog.createVehicle',
   'Mutation.signIn': 'users.signIn',
   'Mutation.updateProfile': 'users.updateProfile',
   'Mutation.addPart': 'parts.addPart',
@@ -212,6 +235,9 @@ export const servedBy: Record<string, Operation> = {
   'GET /api/parts/{partId}': 'parts.getPart',
   'POST /api/parts': 'parts.addPart',
   'DELETE /api/part/{id}': 'parts.deletePart',
+  'PATCH /api/parts/{id}': 'catalog.updatePart',
+  'POST /api/parts/{id}/stock': 'inventory.adjustStock',
+  'GET /api/parts/{id}/stock': 'inventory.stockHistory',
   'GET /api/reviews': 'reviews.listReviews',
   'POST /api/reviews': 'reviews.addReview',
   'POST /api/orders': 'orders.placeOrder',

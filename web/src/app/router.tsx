@@ -65,6 +65,7 @@ export const routes: RouteObject[] = [
                   admin('users', () => import('../features/admin/AllUsersPage')),
                   admin('all-orders', () => import('../features/admin/ManageOrdersPage')),
                   admin('manage-parts', () => import('../features/admin/ManagePartsPage')),
+                  admin('manage-parts/:partId', () => import('../features/admin/EditPartPage')),
                   admin('add-parts', () => import('../features/admin/AddPartPage')),
                   admin('messages', () => import('../features/admin/MessagesPage')),
                   admin('imports', () => import('../features/imports/ImportsPage')),
