@@ -11,11 +11,12 @@ import { migrateUnderLock } from './migrateUnderLock';
 import * as coreSchema from './schema';
 import * as catalogSchema from '../catalog/catalogSchema';
 import * as partLinksSchema from '../catalog/partLinksSchema';
+import * as garageSchema from '../garage/garageSchema';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
 
-/** Every table Drizzle knows: the shop's core, and the catalog's domain folder. */
-const schema = { ...coreSchema, ...catalogSchema, ...partLinksSchema };
+/** Every table Drizzle knows: the shop's core, and the catalog's and the garage's domain folders. */
+const schema = { ...coreSchema, ...catalogSchema, ...partLinksSchema, ...garageSchema };
 
 /** The Drizzle database, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;

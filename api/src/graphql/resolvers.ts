@@ -2,6 +2,7 @@ import { centsToDollars, nextTier, tierFor } from '@partsyard/common';
 import { AppError } from '../errors';
 import { isPaid } from '../services/ordersService';
 import { catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
+import { garageMutations, garageQueries, garageTypes } from './garageResolvers';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -53,6 +54,7 @@ export const resolvers: Resolvers = {
       payments: services.payments.paymentSettings(),
     }),
     ...catalogQueries,
+    ...garageQueries,
   },
 
   Mutation: {
@@ -81,6 +83,7 @@ export const resolvers: Resolvers = {
     checkout: (_, { input }, { services, actor, client }) => services.cart.checkout(actor, input, client),
     setPartPricing: (_, args, { services, actor }) => services.parts.setPartPricing(actor, args.id, args),
     sendContactMessage: (_, { input }, { services, client }) => services.contact.sendMessage(input, client),
+    ...garageMutations,
   },
 
   Part: {
@@ -88,6 +91,7 @@ export const resolvers: Resolvers = {
     ...catalogPartFields,
   },
   ...catalogTypes,
+  ...garageTypes,
   PriceTier: {
     price: (tier) => centsToDollars(tier.priceCents),
   },

@@ -17,6 +17,7 @@ import {
   reviewDocument,
   userDocument,
 } from './documents';
+import { addGarageRoutes } from './garageRoutes';
 
 type Handler = (req: Request, caller: PendingCaller) => Promise<unknown>;
 
@@ -371,6 +372,8 @@ export function createRestRouter(
       ).items.map(contactDocument),
     ),
   );
+
+  addGarageRoutes(router, route, services, actorOf);
 
   router.use((req: Request, res: Response) => {
     res.status(404).json({ message: `No route ${req.method} /api${req.path}` });

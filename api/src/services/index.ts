@@ -5,6 +5,7 @@ import { createRateLimits, type RateLimiter } from '../rateLimits';
 import type { Identity } from '../identity/firebaseIdentity';
 import type { PaymentGateway } from '../payments/paymentGateway';
 import { createCatalogService } from '../catalog/catalogService';
+import { createGarageService } from '../garage/garageService';
 import { actorReader } from './actor';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
@@ -46,6 +47,7 @@ export function createServices(deps: ServiceDeps) {
     contact: createContactService(deps.db, rateLimits),
     overview: createOverviewService(deps.db, deps.overviewReuse),
     catalog: createCatalogService(deps.db),
+    garage: createGarageService(deps.db),
   };
 }
 
