@@ -32,9 +32,9 @@ const bodyOf = (req: Request): Record<string, unknown> =>
   req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 
 /** An optional id in a body: absent or null is none; anything but a string is refused with `field`'s message. */
-function optionalId(value: unknown, field: string): string | null {
+function optionalId(value: unknown, field: string, what: string): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw badInput({ [field]: `${field} must be a vehicle id or null` });
+  if (typeof value !== 'string') throw badInput({ [field]: `${field} must be ${what} or null` });
   return value;
 }
 
@@ -58,7 +58,7 @@ export function addGarageRoutes(router: Router, route: Route, services: Services
   router.put(
     '/garage/current',
     route('garage.setCurrentVehicle', async (req, caller) => {
-      const vehicleId = optionalId(bodyOf(req).vehicleId, 'vehicleId');
+      const vehicleId = optionalId(bodyOf(req).vehicleId, 'vehicleId', 'a vehicle id');
       const garage = await services.garage.setCurrentVehicle(await actorOf(caller), vehicleId);
       return { acknowledged: true, garage: garageDocument(garage) };
     }),
@@ -72,9 +72,9 @@ export function addGarageRoutes(router: Router, route: Route, services: Services
       }
       const merged = await services.garage.mergeGarage(
         await actorOf(caller),
-        vehicleIds as string[],
-        optionalId(currentId, 'currentId'),
-        optionalId(mergeId, 'mergeId'),
+        vehicleIds,
+        optionalId(currentId, 'currentId', 'a vehicle id'),
+        optionalId(mergeId, 'mergeId', 'a UUID'),
       );
       return { garage: garageDocument(merged.garage), notes: merged.notes, repeated: merged.repeated };
     }),
