@@ -88,6 +88,11 @@ const config: CodegenConfig = {
             documents: 'web/src/features/admin/overview.graphql',
             ...reactHooks,
           },
+          // The vehicle picker's lists, likewise: the picker loads when My garage is first opened.
+          'web/src/generated/picker.tsx': {
+            documents: 'web/src/features/garage/picker.graphql',
+            ...reactHooks,
+          },
         }
       : {}),
   },
