@@ -25,20 +25,41 @@ interface ComboboxProps {
   autoFocus?: boolean;
 }
 
-/** Whether an option's label holds every word typed, whatever their case and order ("crf 450" finds "CRF450R"). */
-export function matches(label: string, typed: string): boolean {
+const wordsOf = (typed: string) => typed.toLowerCase().split(/\s+/).filter(Boolean);
+
+/** Where a word of a name may start: its beginning, after a space or a sign, and where letters and digits meet. */
+function startsAtBoundary(label: string, word: string): boolean {
   const text = label.toLowerCase();
-  return typed
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((word) => text.includes(word));
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = text[at - 1];
+    const here = text[at];
+    if (
+      at === 0 ||
+      !/[a-z0-9]/.test(before) ||
+      (/[0-9]/.test(before) && /[a-z]/.test(here)) ||
+      (/[a-z]/.test(before) && /[0-9]/.test(here))
+    )
+      return true;
+  }
+  return false;
+}
+
+/**
+ * The options a typed text leaves: those where each typed word starts a word of the name ("h" finds Honda and
+ * Husqvarna, not Yamaha; "crf 450" and "450r" find CRF450R), else those merely holding each word ("19" finds
+ * 2019, "maha" Yamaha). Case does not matter, nor the order of the words.
+ */
+export function narrow<T extends ComboOption>(options: T[], typed: string): T[] {
+  const words = wordsOf(typed);
+  if (!words.length) return options;
+  const starting = options.filter((o) => words.every((w) => startsAtBoundary(o.label, w)));
+  return starting.length ? starting : options.filter((o) => words.every((w) => o.label.toLowerCase().includes(w)));
 }
 
 /**
  * A field whose list narrows as one types (the WAI-ARIA combobox with a list, selection by hand): Down and Up open
  * the list and move through it, Enter chooses, Escape closes the list (then empties the field), a click chooses;
- * what is typed filters the options by its words. How many options match is announced politely. Leaving the field
+ * what is typed narrows the options (`narrow`). How many options match is announced politely. Leaving the field
  * with the exact name of an option typed chooses it.
  */
 export function Combobox({
@@ -62,7 +83,7 @@ export function Combobox({
   const [active, setActive] = useState(0);
   const [announcement, setAnnouncement] = useState('');
   // The chosen option's own name shows every option again, so the list can be reopened to change it.
-  const shown = chosen && text === chosen.label ? options : options.filter((o) => matches(o.label, text));
+  const shown = chosen && text === chosen.label ? options : narrow(options, text);
   const activeOption = open ? shown[Math.min(active, shown.length - 1)] : undefined;
   const optionId = (option: ComboOption) => `${id}-option-${option.id}`;
 
@@ -152,7 +173,7 @@ export function Combobox({
           setText(typed);
           openAt(0);
           if (value !== null) onChange(null);
-          const count = options.filter((o) => matches(o.label, typed)).length;
+          const count = narrow(options, typed).length;
           setAnnouncement(
             count === 0 ? `No ${noun[0]} matches` : count === 1 ? `1 ${noun[0]} matches` : `${count} ${noun[1]} match`,
           );

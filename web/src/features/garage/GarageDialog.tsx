@@ -34,7 +34,7 @@ function BikeRow({ bike, current }: { bike: GarageBike; current: boolean }) {
           disabled={busy}
           onClick={() => void act(() => garage.setCurrent(null), `You are no longer shopping for the ${bike.name}`)}
         >
-          Clear<span className="sr-only"> current bike: {bike.name}</span>
+          <span className="sr-only">{bike.name}: </span>Clear current bike
         </button>
       ) : (
         <button
@@ -43,7 +43,7 @@ function BikeRow({ bike, current }: { bike: GarageBike; current: boolean }) {
           disabled={busy}
           onClick={() => void act(() => garage.setCurrent(bike.id), `${bike.name} is your current bike`)}
         >
-          Make current<span className="sr-only">: {bike.name}</span>
+          <span className="sr-only">{bike.name}: </span>Make current
         </button>
       )}
       <button
@@ -52,7 +52,7 @@ function BikeRow({ bike, current }: { bike: GarageBike; current: boolean }) {
         disabled={busy}
         onClick={() => void act(() => garage.remove(bike.id), `${bike.name} left your garage`)}
       >
-        Remove<span className="sr-only">: {bike.name}</span>
+        <span className="sr-only">{bike.name}: </span>Remove
       </button>
     </li>
   );
