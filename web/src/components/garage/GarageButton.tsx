@@ -19,7 +19,7 @@ export function GarageButton() {
     <div className="flex items-center">
       <button
         type="button"
-        className="btn btn-ghost btn-circle md:w-auto md:gap-2 md:px-3"
+        className="btn btn-ghost btn-circle relative md:w-auto md:gap-2 md:px-3"
         aria-haspopup="dialog"
         aria-label={label}
         title={current ? `${label} (change)` : 'Choose your bike'}
@@ -28,12 +28,14 @@ export function GarageButton() {
         onPointerEnter={garage.prepareGarage}
         onFocus={garage.prepareGarage}
       >
-        <span className="indicator">
-          <BikeIcon />
-          {current && (
-            <span className="indicator-item badge badge-primary badge-xs md:hidden" data-testid="garage-current-mark" />
-          )}
-        </span>
+        <BikeIcon />
+        {current && (
+          // On narrow screens, where the name is not shown, a dot says a bike is current.
+          <span
+            className="absolute top-1.5 right-1.5 h-2.5 w-2.5 rounded-full bg-primary ring-2 ring-base-100 md:hidden"
+            data-testid="garage-current-mark"
+          />
+        )}
         <span className="hidden max-w-44 truncate md:inline" data-testid="garage-chip">
           {current ? current.name : 'My bike'}
         </span>

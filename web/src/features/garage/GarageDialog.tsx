@@ -22,38 +22,40 @@ function BikeRow({ bike, current }: { bike: GarageBike; current: boolean }) {
     }
   };
   return (
-    <li className="flex flex-wrap items-center gap-2 py-2" data-testid="garage-bike">
-      <span className="min-w-0 flex-1 font-semibold [overflow-wrap:anywhere]">
+    <li className="flex flex-col gap-1 py-2 sm:flex-row sm:items-center sm:gap-2" data-testid="garage-bike">
+      <span className="flex min-w-0 flex-1 flex-wrap items-center gap-2 font-semibold [overflow-wrap:anywhere]">
         {bike.name}
-        {current && <span className="badge badge-primary badge-sm ml-2 align-middle">Current</span>}
+        {current && <span className="badge badge-primary badge-sm">Current</span>}
       </span>
-      {current ? (
+      <span className="flex flex-wrap gap-1">
+        {current ? (
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            disabled={busy}
+            onClick={() => void act(() => garage.setCurrent(null), `You are no longer shopping for the ${bike.name}`)}
+          >
+            <span className="sr-only">{bike.name}: </span>Clear current bike
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            disabled={busy}
+            onClick={() => void act(() => garage.setCurrent(bike.id), `${bike.name} is your current bike`)}
+          >
+            <span className="sr-only">{bike.name}: </span>Make current
+          </button>
+        )}
         <button
           type="button"
-          className="btn btn-ghost btn-sm"
+          className="btn btn-ghost btn-sm text-red-800"
           disabled={busy}
-          onClick={() => void act(() => garage.setCurrent(null), `You are no longer shopping for the ${bike.name}`)}
+          onClick={() => void act(() => garage.remove(bike.id), `${bike.name} left your garage`)}
         >
-          <span className="sr-only">{bike.name}: </span>Clear current bike
+          <span className="sr-only">{bike.name}: </span>Remove
         </button>
-      ) : (
-        <button
-          type="button"
-          className="btn btn-outline btn-sm"
-          disabled={busy}
-          onClick={() => void act(() => garage.setCurrent(bike.id), `${bike.name} is your current bike`)}
-        >
-          <span className="sr-only">{bike.name}: </span>Make current
-        </button>
-      )}
-      <button
-        type="button"
-        className="btn btn-ghost btn-sm text-red-800"
-        disabled={busy}
-        onClick={() => void act(() => garage.remove(bike.id), `${bike.name} left your garage`)}
-      >
-        <span className="sr-only">{bike.name}: </span>Remove
-      </button>
+      </span>
     </li>
   );
 }
