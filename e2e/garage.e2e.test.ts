@@ -44,11 +44,18 @@ describe('my garage in a browser: pick a bike as a visitor, keep it across login
   it('pick 2019 Honda CRF450R with the keyboard → current in the header and the catalog → log in → in the account’s garage, still current', async () => {
     // The home page's first download does not carry the garage's dialog or the picker.
     const fetched: string[] = [];
+    const errors: string[] = [];
     page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
     await page.goto('/');
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await page.waitForLoadState('networkidle');
     expect(fetched.filter((p) => /GarageDialog/.test(p))).toEqual([]);
+    // The pre-rendered header (no bike: the HTML knows no visitor) hydrates as it is.
+    expect(await page.getByTestId('garage-button').getAttribute('aria-label')).toBe('My bike: none chosen');
+    expect(errors).toEqual([]);
 
     // 1. On the catalog, a visitor opens My garage from the catalog's chip.
     await page.goto('/parts');
@@ -158,5 +165,16 @@ describe('my garage in a browser: pick a bike as a visitor, keep it across login
     await expectNoSidewaysScroll(page, 'the catalog signed in at 375 px');
     await expectAccessible(page, 'the catalog signed in with a current bike, at 375 px');
     await screenshot(page, 'garage-signed-in-375');
+
+    // The pre-rendered home page, hydrated for a customer with a current bike: the bike shows, nothing fails.
+    errors.length = 0;
+    await page.goto('/');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="garage-button"]')?.getAttribute('aria-label') ===
+        'My bike: 2019 Honda CRF450R',
+    );
+    await page.waitForLoadState('networkidle');
+    expect(errors).toEqual([]);
   });
 });
