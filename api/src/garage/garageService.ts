@@ -138,9 +138,15 @@ export function createGarageService(db: Db) {
     ): Promise<{ garage: GarageView; added: boolean }> {
       const { userId } = authorize('garage.addToGarage', actor);
       if (!isId(vehicleId)) throw notFound('Vehicle');
-      const [known] = await db.select({ id: vehicles.id }).from(vehicles).where(eq(vehicles.id, vehicleId));
-      if (!known) throw notFound('Vehicle');
       const added = await withAccountHeld(userId, async (tx) => {
+        // Held (as the row's foreign key would hold it) until the bike is in: a vehicle deleted meanwhile is not
+        // found, never a foreign-key error.
+        const [known] = await tx
+          .select({ id: vehicles.id })
+          .from(vehicles)
+          .where(eq(vehicles.id, vehicleId))
+          .for('key share');
+        if (!known) throw notFound('Vehicle');
         const [there] = await tx
           .select({ vehicleId: garageVehicles.vehicleId })
           .from(garageVehicles)
@@ -200,8 +206,6 @@ export function createGarageService(db: Db) {
       if (wanted.length > maxGarageBikes) throw badInput({ vehicleIds: tooManyToMergeMessage });
       let notes: GarageMergeNote[] = [];
       const ids = wanted.filter(isId);
-      const found = ids.length ? await vehiclesJoined(db).where(inArray(vehicles.id, ids)) : [];
-      const known = new Map(found.map((row) => [row.vehicle.id, toVehicleView(row)]));
       let repeated = false;
       if (wanted.length || mergeId) {
         await withAccountHeld(userId, async (tx) => {
@@ -217,6 +221,11 @@ export function createGarageService(db: Db) {
               return;
             }
           }
+          // The visitor's vehicles, held until their bikes are in (a vehicle deleted meanwhile is simply not found).
+          const found = ids.length
+            ? await vehiclesJoined(tx).where(inArray(vehicles.id, ids)).for('key share', { of: vehicles })
+            : [];
+          const known = new Map(found.map((row) => [row.vehicle.id, toVehicleView(row)]));
           const existing = await tx
             .select({ vehicleId: garageVehicles.vehicleId })
             .from(garageVehicles)
