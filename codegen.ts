@@ -45,6 +45,21 @@ const config: CodegenConfig = {
           PartNumberKind: { MANUFACTURER: 'manufacturer', OEM: 'oem', INTERCHANGE: 'interchange', EAN: 'ean' },
           FitVerdict: { FITS: 'fits', DOES_NOT_FIT: 'doesNotFit', FITS_WITH_NOTE: 'fitsWithNote' },
           NumberMatch: { EXACT: 'exact', PREFIX: 'prefix' },
+          ImportKind: {
+            VEHICLES: 'vehicles',
+            PARTS: 'parts',
+            NUMBERS: 'numbers',
+            FITMENT: 'fitment',
+            SUPERSESSIONS: 'supersessions',
+          },
+          ImportStatus: {
+            RECEIVING: 'receiving',
+            QUEUED: 'queued',
+            RUNNING: 'running',
+            SUCCEEDED: 'succeeded',
+            FAILED: 'failed',
+            CANCELLED: 'cancelled',
+          },
         },
         mappers: {
           Part: '../db/schema#PartRow',
@@ -56,6 +71,7 @@ const config: CodegenConfig = {
           PartNumber: '../catalog/partLinksSchema#PartNumberRow',
           Fitment: '../catalog/catalogService#FitmentView',
           PartNumberHit: '../catalog/numberLookup#NumberHit',
+          ImportJob: '../imports/importService#ImportJobView',
           Order: '../db/schema#OrderRow',
           User: '../db/schema#UserRow',
           Review: '../db/schema#ReviewRow',
@@ -86,6 +102,11 @@ const config: CodegenConfig = {
           // above would ride in the chunk every page loads.
           'web/src/generated/overview.tsx': {
             documents: 'web/src/features/admin/overview.graphql',
+            ...reactHooks,
+          },
+          // Likewise the imports' operations, for the imports page only.
+          'web/src/generated/imports.tsx': {
+            documents: 'web/src/features/imports/imports.graphql',
             ...reactHooks,
           },
           // The vehicle picker's lists, likewise: the picker loads when My garage is first opened.

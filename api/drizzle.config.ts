@@ -7,6 +7,7 @@ export default defineConfig({
     './src/db/schema.ts',
     './src/catalog/catalogSchema.ts',
     './src/catalog/partLinksSchema.ts',
+    './src/imports/importSchema.ts',
     './src/garage/garageSchema.ts',
   ],
   out: './drizzle',

@@ -161,6 +161,36 @@ describe('admin pages in a browser', () => {
     await context.close();
   });
 
+  it('an admin imports a vehicles file with a bad row: progress to done, the rejected row named, on a desktop and a phone', async () => {
+    for (const width of [1280, 375]) {
+      const make = `Kawa${randomBytes(3).toString('hex')}`;
+      const { context, page } = await shop.newPage(width);
+      await loginAs(page, demo.admin.email, demo.admin.password);
+      await page.goto('/dashboard/imports');
+      await page.getByRole('heading', { name: 'Import catalog' }).waitFor();
+      await page.getByLabel('What the file holds').selectOption({ label: 'Vehicles' });
+      await page.getByText('Columns: make, model, year (or 2018-2020), variant').waitFor();
+      await page.getByLabel('CSV file (UTF-8, a header row naming the columns)').setInputFiles({
+        name: 'vehicles.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(`make,model,year,variant\r\n${make},KX450,2021-2022,\r\n${make},,2021,\r\n`),
+      });
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.getByText('2 added, 0 changed, 0 unchanged; 1 row rejected.').waitFor();
+      expect(await page.getByRole('progressbar', { name: 'Import progress' }).getAttribute('aria-valuetext')).toBe(
+        'Done',
+      );
+      const rejected = page.getByRole('table');
+      await rejected.getByRole('cell', { name: 'model is required' }).waitFor();
+      expect(await rejected.locator('tbody tr').first().locator('td').first().textContent()).toBe('3');
+      await page.getByRole('button', { name: 'Download rejected rows (CSV)' }).waitFor();
+      await expectAccessible(page, `the finished import at ${width} px`);
+      const models = await shop.app.gql<{ makes: { id: string; name: string }[] }>('{ makes { id name } }');
+      expect(models.data?.makes.map((m) => m.name)).toContain(make);
+      await context.close();
+    }
+  });
+
   it('a signed-out visitor to Add A Part goes to /login, and after logging in as admin returns there', async () => {
     const { context, page } = await shop.newPage();
     await page.goto('/dashboard/add-parts');

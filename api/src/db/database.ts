@@ -11,12 +11,14 @@ import { migrateUnderLock } from './migrateUnderLock';
 import * as coreSchema from './schema';
 import * as catalogSchema from '../catalog/catalogSchema';
 import * as partLinksSchema from '../catalog/partLinksSchema';
+import * as importSchema from '../imports/importSchema';
 import * as garageSchema from '../garage/garageSchema';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
 
-/** Every table Drizzle knows: the shop's core, and the catalog's and the garage's domain folders. */
-const schema = { ...coreSchema, ...catalogSchema, ...partLinksSchema, ...garageSchema };
+/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, imports, garage). */
+export const allTables = { ...coreSchema, ...catalogSchema, ...partLinksSchema, ...importSchema, ...garageSchema };
+const schema = allTables;
 
 /** The Drizzle database, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;

@@ -2,6 +2,7 @@ import { centsToDollars, nextTier, tierFor } from '@partsyard/common';
 import { AppError } from '../errors';
 import { isPaid } from '../services/ordersService';
 import { catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
+import { importEnums, importJobFields, importMutations, importQueries } from './importResolvers';
 import { garageMutations, garageQueries, garageTypes } from './garageResolvers';
 import type { Resolvers } from './generated';
 
@@ -17,6 +18,7 @@ export const resolvers: Resolvers = {
   PartNumberKind: { MANUFACTURER: 'manufacturer', OEM: 'oem', INTERCHANGE: 'interchange', EAN: 'ean' },
   FitVerdict: { FITS: 'fits', DOES_NOT_FIT: 'doesNotFit', FITS_WITH_NOTE: 'fitsWithNote' },
   NumberMatch: { EXACT: 'exact', PREFIX: 'prefix' },
+  ...importEnums,
 
   Query: {
     parts: (_, args, { services }) => services.parts.listParts(args),
@@ -54,6 +56,7 @@ export const resolvers: Resolvers = {
       payments: services.payments.paymentSettings(),
     }),
     ...catalogQueries,
+    ...importQueries,
     ...garageQueries,
   },
 
@@ -83,8 +86,10 @@ export const resolvers: Resolvers = {
     checkout: (_, { input }, { services, actor, client }) => services.cart.checkout(actor, input, client),
     setPartPricing: (_, args, { services, actor }) => services.parts.setPartPricing(actor, args.id, args),
     sendContactMessage: (_, { input }, { services, client }) => services.contact.sendMessage(input, client),
+    ...importMutations,
     ...garageMutations,
   },
+  ImportJob: importJobFields,
 
   Part: {
     price: (part) => centsToDollars(part.priceCents),

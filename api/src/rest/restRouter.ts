@@ -9,6 +9,7 @@ import type { AccessTokens } from '../identity/accessTokens';
 import type { Services } from '../services';
 import { pageSizes } from '../services/paging';
 import { authorize, needsCaller, type Operation } from '../services/rights';
+import { addImportRoutes } from './importRoutes';
 import {
   contactDocument,
   orderDocument,
@@ -20,6 +21,23 @@ import {
 import { addGarageRoutes } from './garageRoutes';
 
 type Handler = (req: Request, caller: PendingCaller) => Promise<unknown>;
+
+/** How a route differs from the usual JSON in, JSON out, where any write may change public answers. */
+export interface RouteOptions {
+  /** Reads the body (once the caller is let in) instead of the JSON parser. */
+  readBody?: (req: Request, res: Response) => Promise<void>;
+  /** Whether a call that succeeded may have changed what visitors read (the answer cache); by default any write. */
+  changesPublicAnswers?: boolean;
+  /** Sends the handler's answer instead of res.json. */
+  send?: (res: Response, answer: unknown) => void;
+}
+
+/** A route of the shim, for the domain folders' route files. */
+export type RouteOf = (
+  operation: Operation,
+  handler: Handler,
+  options?: RouteOptions,
+) => (req: Request, res: Response) => Promise<void>;
 
 const inserted = (id: string) => ({ acknowledged: true, insertedId: id });
 const deleted = (count: number) => ({ acknowledged: true, deletedCount: count });
@@ -54,7 +72,7 @@ const optionalInt = (value: string | undefined, field: string): number | undefin
  * a token that was sent but refused answers its own 401 (expired, revoked, deleted account...); no token is a
  * visitor (null). Whether the operation needs a caller, or an admin, is the services' to say.
  */
-const actorOf = async (pending: PendingCaller) => {
+export const actorOf = async (pending: PendingCaller) => {
   const caller = await pending.lookUp();
   if (!caller.actor && caller.authError) throw caller.authError;
   return caller.actor;
@@ -100,12 +118,16 @@ export function createRestRouter(
    * token (401), and a customer at an admin operation (403), are refused before any of the request's input is
    * read: a stranger learns nothing about it by probing, and their body is not even read.
    */
-  const route = (operation: Operation, handler: Handler) => async (req: Request, res: Response) => {
-    const caller = callerOf(req.headers.authorization, tokens, services.users);
-    if (needsCaller(operation)) authorize(operation, await actorOf(caller));
-    await readBody(req, res);
-    res.json(await written(mayWrite(req), () => handler(req, caller)));
-  };
+  const route =
+    (operation: Operation, handler: Handler, options: RouteOptions = {}) =>
+    async (req: Request, res: Response) => {
+      const caller = callerOf(req.headers.authorization, tokens, services.users);
+      if (needsCaller(operation)) authorize(operation, await actorOf(caller));
+      await (options.readBody ?? readBody)(req, res);
+      const answer = await written(options.changesPublicAnswers ?? mayWrite(req), () => handler(req, caller));
+      if (options.send) options.send(res, answer);
+      else res.json(answer);
+    };
 
   // Stripe signs the raw bytes: this route reads its own body, raw (the gateway's signature is its caller).
   router.post('/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res) => {
@@ -373,6 +395,7 @@ export function createRestRouter(
     ),
   );
 
+  addImportRoutes(router, { services, route, actorOf });
   addGarageRoutes(router, route, services, actorOf);
 
   router.use((req: Request, res: Response) => {

@@ -64,6 +64,13 @@ export const rights = {
   'catalog.vehicles': 'anyone', // makes, models and vehicles
   'catalog.partsByNumber': 'anyone',
   'catalog.setReplacement': 'admin',
+  'imports.start': 'admin',
+  'imports.receive': 'admin',
+  'imports.finish': 'admin',
+  'imports.cancel': 'admin',
+  'imports.job': 'admin',
+  'imports.jobs': 'admin',
+  'imports.rejections': 'admin',
   // A garage is its owner's alone: every operation is about the caller's own (the account the token names), and
   // none takes another user's id or email, an admin's included.
   'garage.myGarage': 'signedIn',

@@ -1,5 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { getNamedType, isListType, isObjectType, getNullableType, type GraphQLField } from 'graphql';
+import {
+  getNamedType,
+  isListType,
+  isObjectType,
+  getNullableType,
+  type GraphQLField,
+  type GraphQLObjectType,
+} from 'graphql';
 import { buildSchema } from '../../src/app';
 import { queryLimits } from '../../src/graphql/limits';
 import { databaseKinds } from '../support/env';
@@ -20,7 +27,9 @@ const lists = queryFields.filter((f) => isPage(f) || isList(f));
 const selectionOf = (field: GraphQLField<unknown, unknown>) => {
   const named = getNamedType(field.type);
   const scalar = !isObjectType(named) ? '' : 'id' in named.getFields() ? '{ id }' : '{ __typename }';
-  return isPage(field) ? '{ items { id } total }' : scalar;
+  if (!isPage(field)) return scalar;
+  const item = getNamedType((named as GraphQLObjectType).getFields().items.type) as GraphQLObjectType;
+  return `{ items { ${'id' in item.getFields() ? 'id' : '__typename'} } total }`;
 };
 
 /** The largest page of each list, as its limit's message states it. */
@@ -32,6 +41,8 @@ const largest: Record<string, number> = {
   orders: 200,
   users: 200,
   contactMessages: 200,
+  importJobs: 100,
+  importRejections: 500,
 };
 
 /**
@@ -42,10 +53,18 @@ const bounded = Object.keys(queryLimits.boundedLists)
   .filter((key) => key.startsWith('Query.'))
   .map((key) => key.slice('Query.'.length));
 const someId = '00000000-0000-4000-8000-000000000000';
+/** An import the tests' lists of rejected rows read (made in beforeAll). */
+const importId = '00000000-0000-4000-8000-00000000a001';
 const requiredArguments: Record<string, string> = {
-  models: `(makeId: "${someId}")`,
-  vehicles: `(modelId: "${someId}")`,
-  partsByNumber: '(number: "FA185HH")',
+  models: `makeId: "${someId}"`,
+  vehicles: `modelId: "${someId}"`,
+  partsByNumber: 'number: "FA185HH"',
+  importRejections: `id: "${importId}"`,
+};
+/** The field's arguments: those it requires, and `more`. */
+const argumentsOf = (name: string, more?: string) => {
+  const all = [requiredArguments[name], more].filter(Boolean);
+  return all.length ? `(${all.join(', ')})` : '';
 };
 
 describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
@@ -58,6 +77,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
       sql`insert into users (email, name, role) values ('admin@paging.test', 'Pager', 'admin') returning id`,
     )) as unknown as { rows: { id: string }[] };
     token = await app.tokenFor({ id: rows[0].id });
+    await app.db.execute(sql`insert into import_jobs (id, kind) values (${importId}, 'fitment')`);
   });
   afterAll(() => app?.close());
 
@@ -74,7 +94,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
     for (const limit of [max + 1, 1_000_000]) {
       app.statements();
       const answer = await app.gql(
-        `query($limit: Int) { ${name}(limit: $limit) ${selectionOf(field)} }`,
+        `query($limit: Int) { ${name}${argumentsOf(name, 'limit: $limit')} ${selectionOf(field)} }`,
         { limit },
         { token },
       );
@@ -90,7 +110,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
       ).toEqual([]);
     }
     const atMax = await app.gql(
-      `query($limit: Int) { ${name}(limit: $limit) ${selectionOf(field)} }`,
+      `query($limit: Int) { ${name}${argumentsOf(name, 'limit: $limit')} ${selectionOf(field)} }`,
       { limit: max },
       { token },
     );
@@ -99,11 +119,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
 
   it.each(lists.map((f) => [f.name, f] as const))('%s reads a bounded number of rows', async (_name, field) => {
     app.statements();
-    const answer = await app.gql(
-      `{ ${field.name}${requiredArguments[field.name] ?? ''} ${selectionOf(field)} }`,
-      {},
-      { token },
-    );
+    const answer = await app.gql(`{ ${field.name}${argumentsOf(field.name)} ${selectionOf(field)} }`, {}, { token });
     expect(answer.errors).toBeUndefined();
     // Counts, and lookups of one row by its key (the caller), are not lists.
     const reads = app
@@ -120,7 +136,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
   });
 
   it('the REST lists refuse an over-large limit too', async () => {
-    for (const path of ['/parts', '/reviews', '/orders', '/users', '/contact']) {
+    for (const path of ['/parts', '/reviews', '/orders', '/users', '/contact', '/imports']) {
       const res = await fetch(`${app.server.url}/api${path}?limit=1000000`, {
         headers: { authorization: `Bearer ${token}` },
       });

@@ -77,6 +77,12 @@ const graphql = `
 | Query.models                 | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the models of a make                                    |
 | Query.vehicles               | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the vehicles of a model                                 |
 | Query.partsByNumber          | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | parts by a part number                                  |
+| Query.importJobs             | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every import                                            |
+| Query.importJob              | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import                                               |
+| Query.importRejections       | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import's rejected rows                               |
+| Mutation.startImport         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new import                                            |
+| Mutation.finishImport        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import whose file was sent                           |
+| Mutation.cancelImport        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import whose file was sent                           |
 | Mutation.signIn              | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the customer's Firebase ID token, as the argument       |
 | Mutation.updateProfile       | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own profile                                |
 | Mutation.addPart             | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
@@ -133,6 +139,14 @@ const rest = `
 | DELETE /api/user/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's account                                  |
 | POST /api/contact                | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a new contact message                                   |
 | GET /api/contact                 | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every contact message                                   |
+| POST /api/imports                | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new import                                            |
+| GET /api/imports                 | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every import                                            |
+| GET /api/imports/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import                                               |
+| PUT /api/imports/{id}/chunks/{part} | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the next chunk of an import's file                      |
+| POST /api/imports/{id}/finish    | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import whose file was sent                           |
+| POST /api/imports/{id}/cancel    | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import whose file was sent                           |
+| GET /api/imports/{id}/rejections | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import's rejected rows                               |
+| GET /api/imports/{id}/rejections.csv | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import's rejected rows, as CSV                       |
 | POST /api/stripe/webhook         | 400       | 400      | 400   | 400   | 400     | 400    | 400  | 400     | 400  | 400     | 400          | a payment_intent.succeeded event, no signature          |
 | GET /api/garage                  | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own garage                                 |
 | PUT /api/garage/current          | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
@@ -168,6 +182,20 @@ export const servedBy: Record<string, Operation> = {
   'Query.models': 'catalog.vehicles',
   'Query.vehicles': 'catalog.vehicles',
   'Query.partsByNumber': 'catalog.partsByNumber',
+  'Query.importJobs': 'imports.jobs',
+  'Query.importJob': 'imports.job',
+  'Query.importRejections': 'imports.rejections',
+  'Mutation.startImport': 'imports.start',
+  'Mutation.finishImport': 'imports.finish',
+  'Mutation.cancelImport': 'imports.cancel',
+  'POST /api/imports': 'imports.start',
+  'GET /api/imports': 'imports.jobs',
+  'GET /api/imports/{id}': 'imports.job',
+  'PUT /api/imports/{id}/chunks/{part}': 'imports.receive',
+  'POST /api/imports/{id}/finish': 'imports.finish',
+  'POST /api/imports/{id}/cancel': 'imports.cancel',
+  'GET /api/imports/{id}/rejections': 'imports.rejections',
+  'GET /api/imports/{id}/rejections.csv': 'imports.rejections',
   'Mutation.addToCart': 'cart.addToCart',
   'Mutation.setCartLineAmount': 'cart.setCartLineAmount',
   'Mutation.removeCartLine': 'cart.removeCartLine',

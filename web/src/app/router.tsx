@@ -67,6 +67,7 @@ export const routes: RouteObject[] = [
                   admin('manage-parts', () => import('../features/admin/ManagePartsPage')),
                   admin('add-parts', () => import('../features/admin/AddPartPage')),
                   admin('messages', () => import('../features/admin/MessagesPage')),
+                  admin('imports', () => import('../features/imports/ImportsPage')),
                 ],
               },
             ],
