@@ -93,6 +93,9 @@ const config: CodegenConfig = {
           Checkout: '../services/cartService#CheckoutView',
           NextPriceTier: '../services/cartService#NextTierView',
           StockMovement: '../inventory/inventoryService#StockMovementView',
+          Garage: '../garage/garageService#GarageView',
+          GarageBike: '../garage/garageService#GarageBikeView',
+          GarageMerge: '../garage/garageService#GarageMergeView',
         },
       },
     },
@@ -117,6 +120,11 @@ const config: CodegenConfig = {
           // Editing a part and its stock (issue 33 point 5), likewise for its page alone.
           'web/src/generated/partEditing.tsx': {
             documents: 'web/src/features/admin/partEditing.graphql',
+            ...reactHooks,
+          },
+          // The vehicle picker's lists, likewise: the picker loads when My garage is first opened.
+          'web/src/generated/picker.tsx': {
+            documents: 'web/src/features/garage/picker.graphql',
             ...reactHooks,
           },
         }

@@ -9,6 +9,7 @@ export default defineConfig({
     './src/catalog/partLinksSchema.ts',
     './src/inventory/inventorySchema.ts',
     './src/imports/importSchema.ts',
+    './src/garage/garageSchema.ts',
   ],
   out: './drizzle',
 });

@@ -13,11 +13,19 @@ import * as catalogSchema from '../catalog/catalogSchema';
 import * as partLinksSchema from '../catalog/partLinksSchema';
 import * as importSchema from '../imports/importSchema';
 import * as inventorySchema from '../inventory/inventorySchema';
+import * as garageSchema from '../garage/garageSchema';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
 
-/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports). */
-export const allTables = { ...coreSchema, ...catalogSchema, ...partLinksSchema, ...inventorySchema, ...importSchema };
+/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports, garage). */
+export const allTables = {
+  ...coreSchema,
+  ...catalogSchema,
+  ...partLinksSchema,
+  ...inventorySchema,
+  ...importSchema,
+  ...garageSchema,
+};
 const schema = allTables;
 
 /** The Drizzle database, whichever driver is behind it. */

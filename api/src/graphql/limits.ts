@@ -29,6 +29,7 @@ import { catalogListCap } from '../catalog/catalogService';
 import { numberHitLimit } from '../catalog/numberLookup';
 import { bodyRefusal } from '../http/requestBody';
 import { maxCartLines } from '../services/cartService';
+import { maxGarageBikes } from '../garage/garageService';
 
 /**
  * Bounds on what one GraphQL request may ask for, checked before anything runs. Every operation is small
@@ -56,7 +57,8 @@ export const queryLimits = {
   /**
    * Lists the server itself keeps short, counted at their bound rather than `listSize`: a part's quantity
    * breaks (maxPriceTiers), a cart's lines and a checkout's orders (maxCartLines), the catalog's lists of brands,
-   * categories, makes, models and vehicles (catalogListCap) and a look-up by number (numberHitLimit).
+   * categories, makes, models and vehicles (catalogListCap), a look-up by number (numberHitLimit), and a garage's
+   * bikes and its merge's notes (maxGarageBikes).
    */
   boundedLists: {
     'Part.priceTiers': maxPriceTiers,
@@ -69,6 +71,8 @@ export const queryLimits = {
     'Query.models': catalogListCap,
     'Query.vehicles': catalogListCap,
     'Query.partsByNumber': numberHitLimit,
+    'Garage.bikes': maxGarageBikes,
+    'GarageMerge.notes': maxGarageBikes,
   } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,

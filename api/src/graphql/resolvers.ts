@@ -4,6 +4,7 @@ import { isPaid } from '../services/ordersService';
 import { importEnums, importJobFields, importMutations, importQueries } from './importResolvers';
 import { catalogMutations, catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
 import { inventoryMutations, inventoryQueries, inventoryTypes } from './inventoryResolvers';
+import { garageMutations, garageQueries, garageTypes } from './garageResolvers';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -58,6 +59,7 @@ export const resolvers: Resolvers = {
     ...catalogQueries,
     ...importQueries,
     ...inventoryQueries,
+    ...garageQueries,
   },
 
   Mutation: {
@@ -89,6 +91,7 @@ export const resolvers: Resolvers = {
     ...importMutations,
     ...catalogMutations,
     ...inventoryMutations,
+    ...garageMutations,
   },
   ImportJob: importJobFields,
 
@@ -98,6 +101,7 @@ export const resolvers: Resolvers = {
   },
   ...catalogTypes,
   ...inventoryTypes,
+  ...garageTypes,
   PriceTier: {
     price: (tier) => centsToDollars(tier.priceCents),
   },

@@ -19,6 +19,7 @@ import {
   stockMovementDocument,
   userDocument,
 } from './documents';
+import { addGarageRoutes } from './garageRoutes';
 
 type Handler = (req: Request, caller: PendingCaller) => Promise<unknown>;
 
@@ -421,6 +422,7 @@ export function createRestRouter(
   );
 
   addImportRoutes(router, { services, route, actorOf });
+  addGarageRoutes(router, route, services, actorOf);
 
   router.use((req: Request, res: Response) => {
     res.status(404).json({ message: `No route ${req.method} /api${req.path}` });

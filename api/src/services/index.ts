@@ -7,6 +7,7 @@ import type { PaymentGateway } from '../payments/paymentGateway';
 import { createCatalogService } from '../catalog/catalogService';
 import { createImportService } from '../imports/importService';
 import { createInventoryService } from '../inventory/inventoryService';
+import { createGarageService } from '../garage/garageService';
 import { actorReader } from './actor';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
@@ -52,6 +53,7 @@ export function createServices(deps: ServiceDeps) {
     catalog: createCatalogService(deps.db),
     imports: createImportService(deps.db, () => deps.importQueued?.()),
     inventory: createInventoryService(deps.db),
+    garage: createGarageService(deps.db),
   };
 }
 

@@ -81,6 +81,13 @@ export const rights = {
   'catalog.createVehicle': 'admin',
   'inventory.adjustStock': 'admin',
   'inventory.stockHistory': 'admin',
+  // A garage is its owner's alone: every operation is about the caller's own (the account the token names), and
+  // none takes another user's id or email, an admin's included.
+  'garage.myGarage': 'signedIn',
+  'garage.addToGarage': 'signedIn',
+  'garage.removeFromGarage': 'signedIn',
+  'garage.setCurrentVehicle': 'signedIn',
+  'garage.mergeGarage': 'signedIn',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;

@@ -5,6 +5,7 @@ import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { buildSchema, type GraphQLField, type GraphQLObjectType } from 'graphql';
 import { defaultRateLimits, type RateLimits } from '../../src/config';
 import { allTables as tables } from '../../src/db/database';
+import { makes, models, vehicles } from '../../src/catalog/catalogSchema';
 import { createRestRouter } from '../../src/rest/restRouter';
 import { card, createIntent, dataOf, payWithCard, startHarness, tag, type Harness } from '../graphql/helpers';
 import { goodCard, restOrderInput } from '../rest/restSupport';
@@ -59,6 +60,10 @@ interface Targets {
   category(): Promise<string>;
   make(): Promise<string>;
   model(): Promise<string>;
+  /** A vehicle of the catalog, in nobody's garage. */
+  vehicle(): Promise<string>;
+  /** A vehicle in the customer's garage (its id). */
+  garageBike(): Promise<string>;
 }
 
 interface World {
@@ -220,6 +225,19 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
     ),
   'Mutation.sendContactMessage': async () =>
     gql('mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }', { input: contact }),
+  'Query.myGarage': async () => gql('{ myGarage { bikes { current vehicle { id name } } current { id } } }'),
+  'Mutation.addToGarage': async (t) =>
+    gql('mutation($id: ID!) { addToGarage(vehicleId: $id, makeCurrent: true) { bikes { current } } }', {
+      id: await t.vehicle(),
+    }),
+  'Mutation.removeFromGarage': async (t) =>
+    gql('mutation($id: ID!) { removeFromGarage(vehicleId: $id) { bikes { current } } }', { id: await t.garageBike() }),
+  'Mutation.setCurrentVehicle': async (t) =>
+    gql('mutation($id: ID) { setCurrentVehicle(vehicleId: $id) { current { id } } }', { id: await t.garageBike() }),
+  'Mutation.mergeGarage': async (t) =>
+    gql('mutation($ids: [ID!]!) { mergeGarage(vehicleIds: $ids) { garage { bikes { current } } notes { message } } }', {
+      ids: [await t.vehicle()],
+    }),
 
   'GET /api/parts': async () => rest('GET', '/parts?limit=5'),
   'GET /api/parts/by-number/{number}': async () => rest('GET', '/parts/by-number/PY-0'),
@@ -269,6 +287,11 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
   'POST /api/imports/{id}/cancel': async (t) => rest('POST', `/imports/${await t.importJob()}/cancel`),
   'GET /api/imports/{id}/rejections': async (t) => rest('GET', `/imports/${await t.importJob()}/rejections`),
   'GET /api/imports/{id}/rejections.csv': async (t) => rest('GET', `/imports/${await t.importJob()}/rejections.csv`),
+  'GET /api/garage': async () => rest('GET', '/garage'),
+  'PUT /api/garage/current': async (t) => rest('PUT', '/garage/current', { vehicleId: await t.garageBike() }),
+  'POST /api/garage/merge': async (t) => rest('POST', '/garage/merge', { vehicleIds: [await t.vehicle()] }),
+  'PUT /api/garage/{vehicleId}': async (t) => rest('PUT', `/garage/${await t.vehicle()}`, { current: true }),
+  'DELETE /api/garage/{vehicleId}': async (t) => rest('DELETE', `/garage/${await t.garageBike()}`),
   'POST /api/stripe/webhook': async (t) => {
     const { orderId, intentId } = await t.pendingIntent();
     const event = { type: 'payment_intent.succeeded', data: { object: { id: intentId, metadata: { orderId } } } };
@@ -507,6 +530,15 @@ describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (
       const orderId = await newOrder();
       return { orderId, intentId: dataOf(await createIntent(app, orderId, customer.token)).createPaymentIntent.id };
     };
+    // The catalog's vehicles the garage rows are about: one model, a new variant for each target.
+    const { db } = app.server.database;
+    const [make] = await db
+      .insert(makes)
+      .values({ name: 'Honda', slug: `honda-${tag()}` })
+      .returning();
+    const [model] = await db.insert(models).values({ makeId: make.id, name: 'CRF450R', slug: 'crf450r' }).returning();
+    const newVehicle = async () =>
+      (await db.insert(vehicles).values({ modelId: model.id, year: 2019, variant: tag() }).returning())[0].id;
     const makers: Targets = {
       part: newPart,
       unpaidOrder: () => newOrder(),
@@ -586,6 +618,18 @@ describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (
         if (sent.status !== 200) throw new Error(`the import's chunk was refused: ${JSON.stringify(sent.body)}`);
         return started.body.id;
       },
+      vehicle: newVehicle,
+      async garageBike() {
+        const vehicleId = await newVehicle();
+        dataOf(
+          await app.gql(
+            'mutation($id: ID!) { addToGarage(vehicleId: $id) { bikes { current } } }',
+            { id: vehicleId },
+            customer.token,
+          ),
+        );
+        return vehicleId;
+      },
     };
     // Refused calls and reads all go to one target per row, the customer's; a call that is let through
     // consumes its target (cancels it, pays it, deletes it), so each gets a new one.
@@ -610,6 +654,8 @@ describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (
       category: once('category', makers.category),
       make: once('make', makers.make),
       model: once('model', makers.model),
+      vehicle: once('vehicle', makers.vehicle),
+      garageBike: once('garageBike', makers.garageBike),
     };
     fresh = makers;
   });

@@ -114,6 +114,11 @@ const graphql = `
 | Mutation.createMake          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new make of vehicle                                   |
 | Mutation.createModel         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new model of a make                                   |
 | Mutation.createVehicle       | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new vehicle of a model                                |
+| Query.myGarage               | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own garage                                 |
+| Mutation.addToGarage         | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a vehicle of the catalog, into the caller's own garage  |
+| Mutation.removeFromGarage    | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
+| Mutation.setCurrentVehicle   | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
+| Mutation.mergeGarage         | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a visitor's garage, into the caller's own garage        |
 `;
 
 const rest = `
@@ -156,6 +161,11 @@ const rest = `
 | GET /api/imports/{id}/rejections | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import's rejected rows                               |
 | GET /api/imports/{id}/rejections.csv | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import's rejected rows, as CSV                       |
 | POST /api/stripe/webhook         | 400       | 400      | 400   | 400   | 400     | 400    | 400  | 400     | 400  | 400     | 400          | a payment_intent.succeeded event, no signature          |
+| GET /api/garage                  | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own garage                                 |
+| PUT /api/garage/current          | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
+| POST /api/garage/merge           | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a visitor's garage, into the caller's own garage        |
+| PUT /api/garage/{vehicleId}      | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a vehicle of the catalog, into the caller's own garage  |
+| DELETE /api/garage/{vehicleId}   | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
 `;
 
 /**
@@ -260,6 +270,16 @@ export const servedBy: Record<string, Operation> = {
   'POST /api/contact': 'contact.sendMessage',
   'GET /api/contact': 'contact.listMessages',
   'POST /api/stripe/webhook': 'payments.handleWebhook',
+  'Query.myGarage': 'garage.myGarage',
+  'Mutation.addToGarage': 'garage.addToGarage',
+  'Mutation.removeFromGarage': 'garage.removeFromGarage',
+  'Mutation.setCurrentVehicle': 'garage.setCurrentVehicle',
+  'Mutation.mergeGarage': 'garage.mergeGarage',
+  'GET /api/garage': 'garage.myGarage',
+  'PUT /api/garage/current': 'garage.setCurrentVehicle',
+  'POST /api/garage/merge': 'garage.mergeGarage',
+  'PUT /api/garage/{vehicleId}': 'garage.addToGarage',
+  'DELETE /api/garage/{vehicleId}': 'garage.removeFromGarage',
 };
 
 /**
@@ -286,6 +306,26 @@ export const notByRight: Record<string, Partial<Record<CallerKey, Expected>> & {
     why: "a caller checks out their own cart, and another caller's is empty",
     other: 400,
     admin: 400,
+  },
+  'Mutation.removeFromGarage': {
+    why: "the target is a bike in the customer's own garage: another caller's garage has no such bike",
+    other: 404,
+    admin: 404,
+  },
+  'Mutation.setCurrentVehicle': {
+    why: "the target is a bike in the customer's own garage: another caller's garage has no such bike",
+    other: 404,
+    admin: 404,
+  },
+  'DELETE /api/garage/{vehicleId}': {
+    why: "the target is a bike in the customer's own garage: another caller's garage has no such bike",
+    other: 404,
+    admin: 404,
+  },
+  'PUT /api/garage/current': {
+    why: "the target is a bike in the customer's own garage: another caller's garage has no such bike",
+    other: 404,
+    admin: 404,
   },
   'POST /api/stripe/webhook': {
     why: "the gateway's signature decides, and this request has none",
