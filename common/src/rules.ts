@@ -209,7 +209,7 @@ export const partSchema = yup.object({
  * which changes only by adjustments with a reason (inventory.ts). A minimum order above the stock is allowed
  * here: a part sold out today may still have its minimum order raised before the next delivery.
  */
-export const partEditSchema = partSchema.omit(['available']);
+export const partEditSchema = /* @__PURE__ */ partSchema.omit(['available']);
 
 export const reviewSchema = yup.object({
   text: longText().required(messages.reviewRequired),

@@ -278,7 +278,7 @@ describe.each(databaseKinds)('editing a part on %s', (kind) => {
     expect((await app.rest('PATCH', `/parts/${await newPart()}`, { price: 1 })).status).toBe(401);
   });
 
-  it('REST says whether anything changed; a changed price shows at once to visitors, and the next order pays it', async () => {
+  it('REST says whether anything changed; a changed price shows at once to visitors (a refused edit drops no cached answer), and the next order pays it', async () => {
     const id = await newPart({ price: 12.5, minOrder: 1 });
     // A visitor's answer is kept in the public answer cache...
     const price = async () =>
@@ -286,8 +286,12 @@ describe.each(databaseKinds)('editing a part on %s', (kind) => {
         .price;
     expect(await price()).toBe(12.5);
     expect(await price()).toBe(12.5);
-    // ...and an edit that changed the price drops it: the next visitor reads the new price.
+    // ...which a refused edit (no right, bad input) leaves there: a price changed behind the app's back is not
+    // seen yet. An edit that changed the price drops it: the next visitor reads the new price.
+    await db.update(parts).set({ priceCents: 1100 }).where(eq(parts.id, id));
     expect((await app.rest('PATCH', `/parts/${id}`, { price: 9.5 }, customer.token)).status).toBe(403);
+    expect((await app.rest('PATCH', `/parts/${id}`, { price: -9.5 }, admin.token)).status).toBe(400);
+    expectForbidden(await edit(id, { price: 9.5 }, customer.token));
     expect(await price()).toBe(12.5);
     const changed = await app.rest('PATCH', `/parts/${id}`, { price: 9.5 }, admin.token);
     expect(changed).toEqual({ status: 200, body: { acknowledged: true, matchedCount: 1, modifiedCount: 1 } });
