@@ -5,3 +5,4 @@ export * from './pages';
 export * from './pricing';
 export * from './partNumbers';
 export * from './inventory';
+export * from './catalogSearch';

@@ -7,28 +7,30 @@ import type { Actor } from '../services/actor';
 import { isId, page, pageWithTotal } from '../services/paging';
 import { authorize } from '../services/rights';
 import { brands, categories, makes, models, vehicles, type VehicleRow } from './catalogSchema';
+import { catalogListCap } from './catalogLists';
 import { partsByNumber } from './numberLookup';
 import { createPartEditing } from './partEditing';
 import { createReferenceData } from './referenceData';
 import { fitments, partNumbers, type FitmentRow } from './partLinksSchema';
 import { resolveCurrent, setReplacement } from './supersession';
+import { fitVerdicts, type Fits } from './fitVerdicts';
 import { toVehicleView, vehiclesJoined, type VehicleView } from './vehicleNames';
+import type { CatalogFilterInput } from './catalogFilter';
+import { catalogPage } from './catalogPage';
+
+/**
+ * Text that may be an address name (a slug): up to 200 characters without control characters. Anything else names
+ * nothing, and is not asked of the database (which cannot hold a NUL in text).
+ */
+const isSlug = (text: unknown): text is string =>
+  typeof text === 'string' && text.length > 0 && text.length <= 200 && !/\p{Cc}/u.test(text);
 
 /** Page sizes of a part's fitment list (the bikes it fits). */
 export const fitmentPageSizes = { fallback: 20, max: 100 } as const;
-/** The most rows a catalog list (brands, categories, makes, models, vehicles of a model) answers. */
-export const catalogListCap = 1000;
+export { catalogListCap };
 
 /** A fitment row with its vehicle named. */
 export type FitmentView = FitmentRow & { vehicle: VehicleView };
-
-export type FitVerdict = 'fits' | 'doesNotFit' | 'fitsWithNote';
-
-export interface Fits {
-  verdict: FitVerdict;
-  /** In the shopper's words: "Fits your 2019 Honda CRF450R", "Does not fit your ...", "Fits with a note: ...". */
-  message: string;
-}
 
 const bySearchText = (search: string | null | undefined) => {
   const text = (search ?? '').trim().toLowerCase();
@@ -97,17 +99,7 @@ export function createCatalogService(db: Db) {
     /** Whether a part fits a vehicle, in words: universal parts fit any; a fitment's note is said. */
     async fits(part: PartRow, vehicleId: string): Promise<Fits> {
       const bike = await vehicle(vehicleId);
-      if (part.universal) return { verdict: 'fits', message: `Fits your ${bike.name} (a universal part)` };
-      const rows = await db
-        .select({ position: fitments.position, note: fitments.note })
-        .from(fitments)
-        .where(and(eq(fitments.partId, part.id), eq(fitments.vehicleId, bike.id)))
-        .orderBy(asc(fitments.position));
-      if (!rows.length) return { verdict: 'doesNotFit', message: `Does not fit your ${bike.name}` };
-      const notes = rows.filter((r) => r.note).map((r) => (r.position ? `${r.position}: ${r.note}` : r.note));
-      return notes.length
-        ? { verdict: 'fitsWithNote', message: `Fits your ${bike.name} with a note: ${notes.join('; ')}` }
-        : { verdict: 'fits', message: `Fits your ${bike.name}` };
+      return (await fitVerdicts(db, bike, [part])).get(part.id) as Fits;
     },
 
     /** The vehicles a part fits, paged, optionally searched by make, model, year or variant. */
@@ -141,6 +133,36 @@ export function createCatalogService(db: Db) {
         },
       );
       return { ...found, ...bounds };
+    },
+
+    /** The catalog: a page of parts for a filter, with its total and facets when asked (catalogPage.ts). */
+    catalog: (filter: CatalogFilterInput | null | undefined, args: { offset?: number | null; limit?: number | null }) =>
+      catalogPage(db, filter, args),
+
+    /** A category by its address name, or null. */
+    categoryBySlug: async (slug: string) =>
+      isSlug(slug) ? ((await db.select().from(categories).where(eq(categories.slug, slug)))[0] ?? null) : null,
+    /** A brand by its address name, or null. */
+    brandBySlug: async (slug: string) =>
+      isSlug(slug) ? ((await db.select().from(brands).where(eq(brands.slug, slug)))[0] ?? null) : null,
+    /** A vehicle by id, or null. */
+    vehicleOrNull: async (id: string) => {
+      if (!isId(id)) return null;
+      const [row] = await vehiclesJoined(db).where(eq(vehicles.id, id));
+      return row ? toVehicleView(row) : null;
+    },
+    /** A vehicle by its address: make, model, year and variant ('' or none for the base vehicle); or null. */
+    async vehicleBySlugs(args: { make: string; model: string; year: number; variant?: string | null }) {
+      if (!(Number.isInteger(args.year) && args.year >= 1885 && args.year <= 2100)) {
+        throw badInput({ year: 'Must be a year from 1885 to 2100' });
+      }
+      const variant = args.variant ?? '';
+      if (!isSlug(args.make) || !isSlug(args.model) || (variant !== '' && !isSlug(variant))) return null;
+      const rows = await vehiclesJoined(db)
+        .where(and(eq(makes.slug, args.make), eq(models.slug, args.model), eq(vehicles.year, args.year)))
+        .orderBy(asc(vehicles.variant))
+        .limit(catalogListCap);
+      return rows.map(toVehicleView).find((v) => v.variantSlug === variant) ?? null;
     },
 
     /** Parts by number: exact, then prefix, each with why it matched (catalog/numberLookup.ts). */

@@ -7,7 +7,16 @@ export interface VehicleView extends VehicleRow {
   model: ModelRow;
   make: MakeRow;
   name: string;
+  /** The variant in addresses ('' for the base vehicle): /honda/crf450r/2019/abs. */
+  variantSlug: string;
 }
+
+/** A name as addresses write it: lower-case ASCII letters and digits, other runs of characters one hyphen. */
+export const slugOf = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 export const vehicleName = (v: { year: number; variant: string }, make: { name: string }, model: { name: string }) =>
   `${v.year} ${make.name} ${model.name}${v.variant ? ` ${v.variant}` : ''}`;
@@ -28,4 +37,5 @@ export const toVehicleView = (row: { vehicle: VehicleRow; model: ModelRow; make:
   model: row.model,
   make: row.make,
   name: vehicleName(row.vehicle, row.make, row.model),
+  variantSlug: slugOf(row.vehicle.variant),
 });

@@ -14,6 +14,7 @@ import * as partLinksSchema from '../catalog/partLinksSchema';
 import * as importSchema from '../imports/importSchema';
 import * as inventorySchema from '../inventory/inventorySchema';
 import * as garageSchema from '../garage/garageSchema';
+import { wordSimilarityThreshold } from '../catalog/searchSettings';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
 
@@ -48,6 +49,13 @@ export interface Database {
 export const migrationsFolder = path.resolve(__dirname, '..', '..', 'drizzle');
 
 /**
+ * What every session of the app's database is set to: the word similarity from which the catalog's search matches
+ * a word (`%>`, catalog/catalogSearch.ts), read by the trigram index, so it cannot be a function's argument.
+ * PostgreSQL keeps it for pg_trgm until the extension is loaded in the session.
+ */
+export const sessionSettings = { setting: 'pg_trgm.word_similarity_threshold', value: wordSimilarityThreshold };
+
+/**
  * A PGlite (in memory, or kept in `dataDir`) with the extensions the migrations create: pg_trgm, for the
  * catalog search's trigram index. Whatever opens the embedded data must load them. `from`: a data directory
  * that `dumpDataDir()` wrote, started from instead of a new cluster (PGlite's initdb: some 2 s of CPU more).
@@ -55,7 +63,10 @@ export const migrationsFolder = path.resolve(__dirname, '..', '..', 'drizzle');
 export async function createPglite(dataDir?: string, from?: Blob): Promise<PGlite> {
   // A dynamic import: the contrib modules are typed as ES modules only.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  return new PGlite({ dataDir, loadDataDir: from, extensions: { pg_trgm } });
+  const pglite = new PGlite({ dataDir, loadDataDir: from, extensions: { pg_trgm } });
+  // PGlite is one session, kept for the process's life.
+  await pglite.exec(`set ${sessionSettings.setting} = ${sessionSettings.value}`);
+  return pglite;
 }
 
 /**
@@ -104,6 +115,8 @@ export function createPool(database: Extract<Config['database'], { kind: 'postgr
     // A server that vanished without closing its connections is noticed by the TCP keep-alive probes.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    // Every connection starts with the catalog search's setting (a startup parameter: no statement of its own).
+    options: `-c ${sessionSettings.setting}=${sessionSettings.value}`,
   });
   // A client losing its connection (the database restarting) must not crash the process: the pool drops
   // an idle one itself; one in use (inside a transaction, between statements) has no listener of its own,

@@ -139,6 +139,14 @@ export const parts = pgTable(
     index('parts_popular_idx').on(newest(t.sold), newest(t.createdAt)),
     // The catalog search, `lower(name) like '%text%'`: a leading wildcard needs trigrams (pg_trgm), not a btree.
     index('parts_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    // The catalog's search (catalog/catalogSearch.ts): every word typo-tolerant (`%>`, word similarity) against the
+    // name and description together; one index answers all the words of a search.
+    index('parts_search_trgm_idx').using('gin', sql`lower(${t.name} || ' ' || ${t.description}) gin_trgm_ops`),
+    // The catalog by name (catalog/catalogQuery.ts), and the universal parts every bike's catalog holds.
+    index('parts_name_idx').on(t.name, t.id),
+    index('parts_universal_idx')
+      .on(t.categoryId)
+      .where(sql`${t.universal}`),
   ],
 );
 

@@ -3,7 +3,17 @@ import type { MutationResolvers, PartResolvers, QueryResolvers, Resolvers } from
 /** The catalog's thin adapters (issue 33): each says which service of api/src/catalog does the work. */
 export const catalogQueries: Pick<
   QueryResolvers,
-  'brands' | 'categories' | 'makes' | 'models' | 'vehicles' | 'partsByNumber'
+  | 'brands'
+  | 'categories'
+  | 'makes'
+  | 'models'
+  | 'vehicles'
+  | 'partsByNumber'
+  | 'catalog'
+  | 'category'
+  | 'brand'
+  | 'vehicle'
+  | 'vehicleBySlugs'
 > = {
   brands: (_, __, { services }) => services.catalog.brands(),
   categories: (_, __, { services }) => services.catalog.categories(),
@@ -11,6 +21,11 @@ export const catalogQueries: Pick<
   models: (_, { makeId }, { services }) => services.catalog.models(makeId),
   vehicles: (_, { modelId, year }, { services }) => services.catalog.vehicles(modelId, year),
   partsByNumber: (_, { number }, { services }) => services.catalog.partsByNumber(number),
+  catalog: (_, { filter, offset, limit }, { services }) => services.catalog.catalog(filter, { offset, limit }),
+  category: (_, { slug }, { services }) => services.catalog.categoryBySlug(slug),
+  brand: (_, { slug }, { services }) => services.catalog.brandBySlug(slug),
+  vehicle: (_, { id }, { services }) => services.catalog.vehicleOrNull(id),
+  vehicleBySlugs: (_, args, { services }) => services.catalog.vehicleBySlugs(args),
 };
 
 export const catalogPartFields: Pick<
@@ -25,7 +40,23 @@ export const catalogPartFields: Pick<
   fitment: (part, args, { services }) => services.catalog.fitment(part.id, args),
 };
 
-export const catalogTypes: Pick<Resolvers, 'Category' | 'PartNumber' | 'Model'> = {
+export const catalogTypes: Pick<
+  Resolvers,
+  'Category' | 'PartNumber' | 'Model' | 'CatalogPage' | 'CatalogItem' | 'CategoryFacet' | 'BrandFacet'
+> = {
+  // The total and the facets are read only when asked, once per page (catalog/catalogPage.ts).
+  CatalogPage: {
+    total: async (page) => (await page.total()).count,
+    totalIsLowerBound: async (page) => (await page.total()).isLowerBound,
+    totalText: async (page) => (await page.total()).text,
+    limitedToVehicle: (page) => page.vehicle !== null,
+    facets: (page) => page.facets(),
+  },
+  CatalogItem: {
+    fit: (item) => item.fit(),
+  },
+  CategoryFacet: { count: (facet) => facet },
+  BrandFacet: { count: (facet) => facet },
   Category: {
     parent: (category, _, { services }) => services.catalog.category(category.parentId),
     children: (category, _, { services }) => services.catalog.childCategories(category.id),

@@ -20,6 +20,7 @@ export const resolvers: Resolvers = {
   FitVerdict: { FITS: 'fits', DOES_NOT_FIT: 'doesNotFit', FITS_WITH_NOTE: 'fitsWithNote' },
   NumberMatch: { EXACT: 'exact', PREFIX: 'prefix' },
   ...importEnums,
+  SearchMatch: { EXACT_NUMBER: 'exactNumber', NUMBER_PREFIX: 'numberPrefix', NAME: 'name', DESCRIPTION: 'description' },
 
   Query: {
     parts: (_, args, { services }) => services.parts.listParts(args),

@@ -95,3 +95,13 @@ export const stockMovementDocument = (m: StockMovementView) => ({
   actor: m.actor && { name: m.actor.name, email: m.actor.email ?? '' },
   createdAt: m.createdAt.toISOString(),
 });
+
+/** A part as the catalog's REST answers show it: the shim's part, with its catalog fields. */
+export const catalogPartDocument = (p: PartRow) => ({
+  ...partDocument(p),
+  sku: p.sku,
+  brandId: p.brandId,
+  categoryId: p.categoryId,
+  universal: p.universal,
+  replacedById: p.replacedById,
+});

@@ -1,4 +1,4 @@
-import { messages } from '@partsyard/common';
+import { catalogSearchMessages } from '@partsyard/common';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { AppError, badInput, errorAnswer, isRefusal } from '../errors';
 import { bearerToken, callerOf, type PendingCaller } from '../http/caller';
@@ -10,6 +10,8 @@ import type { Services } from '../services';
 import { pageSizes } from '../services/paging';
 import { authorize, needsCaller, type Operation } from '../services/rights';
 import { addImportRoutes } from './importRoutes';
+import { catalogDocument, catalogOf } from './catalogDocuments';
+import { optionalInt, query } from './queryParams';
 import {
   contactDocument,
   orderDocument,
@@ -59,14 +61,6 @@ const textOf = (value: unknown): string =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 const numberOf = (value: unknown): number =>
   typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
-const query = (req: Request, name: string): string | undefined =>
-  typeof req.query[name] === 'string' ? req.query[name] : undefined;
-const optionalInt = (value: string | undefined, field: string): number | undefined => {
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n)) throw badInput({ [field]: messages.wholeNumber });
-  return n;
-};
 
 /**
  * The caller for a service, looked up now (a route of public reads never asks, so it spares the round trip):
@@ -160,6 +154,20 @@ export function createRestRouter(
         replaces: hit.replaces && { ...partDocument(hit.replaces), sku: hit.replaces.sku },
       })),
     ),
+  );
+  // The catalog (issue 33), as the GraphQL `catalog`: filters, a page, its total and facets; and the search box.
+  router.get(
+    '/catalog',
+    route('catalog.catalog', async (req) =>
+      catalogDocument(await catalogOf(req, services, { facets: true }), { facets: true }),
+    ),
+  );
+  router.get(
+    '/search',
+    route('catalog.catalog', async (req) => {
+      if (!query(req, 'q')?.trim()) throw badInput({ q: catalogSearchMessages.empty });
+      return catalogDocument(await catalogOf(req, services, { facets: false }), { facets: false });
+    }),
   );
   router.get(
     '/parts/:partId',

@@ -63,6 +63,7 @@ export const rights = {
   'catalog.categories': 'anyone',
   'catalog.vehicles': 'anyone', // makes, models and vehicles
   'catalog.partsByNumber': 'anyone',
+  'catalog.catalog': 'anyone', // browsing, facets and the search
   'catalog.setReplacement': 'admin',
   'imports.start': 'admin',
   'imports.receive': 'admin',

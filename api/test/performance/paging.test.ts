@@ -35,6 +35,7 @@ const selectionOf = (field: GraphQLField<unknown, unknown>) => {
 /** The largest page of each list, as its limit's message states it. */
 const largest: Record<string, number> = {
   parts: 100,
+  catalog: 100,
   popularParts: 24,
   reviews: 100,
   myOrders: 200,

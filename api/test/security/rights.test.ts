@@ -91,6 +91,14 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
   'Query.models': async () => gql('{ models(makeId: "00000000-0000-4000-8000-000000000000") { id } }'),
   'Query.vehicles': async () => gql('{ vehicles(modelId: "00000000-0000-4000-8000-000000000000") { id name } }'),
   'Query.partsByNumber': async () => gql('{ partsByNumber(number: "PY-0") { reason part { id sku } } }'),
+  'Query.catalog': async () =>
+    gql(
+      '{ catalog(filter: { search: "pads" }, limit: 5) { total items { reason part { id } } facets { inStock { count } } } }',
+    ),
+  'Query.category': async () => gql('{ category(slug: "brakes") { id } }'),
+  'Query.brand': async () => gql('{ brand(slug: "ebc") { id } }'),
+  'Query.vehicle': async () => gql('{ vehicle(id: "00000000-0000-4000-8000-000000000000") { id } }'),
+  'Query.vehicleBySlugs': async () => gql('{ vehicleBySlugs(make: "honda", model: "crf450r", year: 2019) { id } }'),
   'Query.reviews': async () => gql('{ reviews { id name email } }'),
   'Query.paymentSettings': async () => gql('{ paymentSettings { mode } }'),
   'Query.clientSettings': async () => gql('{ clientSettings { demoMode } }'),
@@ -241,6 +249,8 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
 
   'GET /api/parts': async () => rest('GET', '/parts?limit=5'),
   'GET /api/parts/by-number/{number}': async () => rest('GET', '/parts/by-number/PY-0'),
+  'GET /api/catalog': async () => rest('GET', '/catalog?limit=5'),
+  'GET /api/search': async () => rest('GET', '/search?q=pads'),
   'GET /api/parts/{partId}': async (t) => rest('GET', `/parts/${await t.part()}`),
   'POST /api/parts': async () => rest('POST', '/parts', partInput()),
   'DELETE /api/part/{id}': async (t) => rest('DELETE', `/part/${await t.part()}`),

@@ -83,6 +83,11 @@ const graphql = `
 | Mutation.startImport         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new import                                            |
 | Mutation.finishImport        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import whose file was sent                           |
 | Mutation.cancelImport        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import whose file was sent                           |
+| Query.catalog                | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the catalog: a page, its total and facets               |
+| Query.category               | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a category by its address name                          |
+| Query.brand                  | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a brand by its address name                             |
+| Query.vehicle                | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a vehicle by id                                         |
+| Query.vehicleBySlugs         | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a vehicle by its address names                          |
 | Mutation.signIn              | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the customer's Firebase ID token, as the argument       |
 | Mutation.updateProfile       | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own profile                                |
 | Mutation.addPart             | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
@@ -125,6 +130,8 @@ const rest = `
 | operation                        | anonymous | customer | other | admin | expired | secret | none | deleted | junk | idToken | otherIdToken | target                                                  |
 | GET /api/parts                   | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the first page of parts                                 |
 | GET /api/parts/by-number/{number} | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | parts by a part number                                  |
+| GET /api/catalog                 | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the catalog: a page, its total and facets               |
+| GET /api/search                  | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a search of the catalog                                 |
 | GET /api/parts/{partId}          | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a part                                                  |
 | POST /api/parts                  | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
 | DELETE /api/part/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part                                                  |
@@ -209,6 +216,11 @@ export const servedBy: Record<string, Operation> = {
   'POST /api/imports/{id}/cancel': 'imports.cancel',
   'GET /api/imports/{id}/rejections': 'imports.rejections',
   'GET /api/imports/{id}/rejections.csv': 'imports.rejections',
+  'Query.catalog': 'catalog.catalog',
+  'Query.category': 'catalog.categories',
+  'Query.brand': 'catalog.brands',
+  'Query.vehicle': 'catalog.vehicles',
+  'Query.vehicleBySlugs': 'catalog.vehicles',
   'Mutation.addToCart': 'cart.addToCart',
   'Mutation.setCartLineAmount': 'cart.setCartLineAmount',
   'Mutation.removeCartLine': 'cart.removeCartLine',
@@ -242,6 +254,8 @@ export const servedBy: Record<string, Operation> = {
   'Mutation.sendContactMessage': 'contact.sendMessage',
   'GET /api/parts': 'parts.listParts',
   'GET /api/parts/by-number/{number}': 'catalog.partsByNumber',
+  'GET /api/catalog': 'catalog.catalog',
+  'GET /api/search': 'catalog.catalog',
   'GET /api/parts/{partId}': 'parts.getPart',
   'POST /api/parts': 'parts.addPart',
   'DELETE /api/part/{id}': 'parts.deletePart',

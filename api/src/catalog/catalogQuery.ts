@@ -1,0 +1,259 @@
+import { catalogCountText } from '@partsyard/common';
+import { asc, inArray, sql, type SQL } from 'drizzle-orm';
+import { rowsOf, type DbOrTx } from '../db/database';
+import { parts, type PartRow } from '../db/schema';
+import type { Page } from '../services/paging';
+import { brands, type BrandRow, type CategoryRow } from './catalogSchema';
+import { idList, loadCategoryTree, type CatalogFilter, type CategoryTree } from './catalogFilter';
+
+/**
+ * The catalog's list (issue 33, docs/catalog.md "Browsing and facets"): which parts a filter lets in, a page of
+ * them by name, and counts that never read more than `catalogCountBound` + 1 parts each.
+ */
+
+/** Totals and facet counts are exact up to this many parts; above it they read "1,000+". */
+export const catalogCountBound = 1000;
+/** The most values a facet lists (categories: those of the level below the chosen one; brands: the most common). */
+export const facetValueLimit = 100;
+/** Page sizes of the catalog. */
+export const catalogPageSizes = { fallback: 20, max: 100 } as const;
+
+/** Which parts are in a list: the filter's parts, and for a search the parts it matched. */
+export interface PartSet {
+  vehicleId: string | null;
+  categoryIds: string[] | null;
+  brandId: string | null;
+  inStock: boolean;
+  /** A search: its words (each must match name or description) or the parts its number found. Null: browsing. */
+  search: { words: string[]; numberIds: string[] } | null;
+}
+
+export const partSetOf = (filter: CatalogFilter, search: PartSet['search'] = null): PartSet => ({
+  vehicleId: filter.vehicle?.id ?? null,
+  categoryIds: filter.categoryIds,
+  brandId: filter.brand?.id ?? null,
+  inStock: filter.inStock,
+  search,
+});
+
+/** The text a search matches a part by (the expression of the trigram index parts_search_trgm_idx). */
+export const searchDocument = (alias: string) => sql.raw(`lower(${alias}.name || ' ' || ${alias}.description)`);
+
+/**
+ * How the vehicle's parts are read (docs/catalog.md, "Measured plans"):
+ * - `fromVehicle`: from the vehicle's fitments (fitments_vehicle_category_idx) and the universal parts
+ *   (parts_universal_idx), each part then looked up: the work grows with the vehicle's parts, whatever else;
+ * - `probe`: the parts are read another way (by name, category, brand, the search's trigram index), each asked
+ *   whether it is universal or has a fitment row for the vehicle (fitments_pkey): the work grows with the parts
+ *   read until the page or count is full, which is few when the vehicle's parts are many (the busiest bike) or
+ *   another condition is narrow (a search).
+ * The planner cannot turn one into the other, so the code chooses (catalogPage.ts).
+ */
+export type VehicleWay = 'fromVehicle' | 'probe';
+
+/**
+ * The condition a part (the table or alias `alias`, a name of this code, never input) meets to be in `set`:
+ * - listed: a replaced part is left out once it has no stock (docs/catalog.md, "Replaced parts"), though its
+ *   numbers still find its replacement;
+ * - with a vehicle: a fitment row for it, or universal (read as `way` says);
+ * - the category and those below it, the brand, in stock;
+ * - a search: every word typo-tolerant in name or description (`%>`: word similarity, parts_search_trgm_idx), or
+ *   one of the parts its number found.
+ */
+export function inPartSet(
+  alias: string,
+  set: PartSet,
+  { categoryIds = set.categoryIds, way = 'fromVehicle' }: { categoryIds?: string[] | null; way?: VehicleWay } = {},
+): SQL {
+  const p = sql.raw(alias);
+  const conditions: SQL[] = [sql`(${p}.replaced_by_id is null or ${p}.available > 0)`];
+  const inCategories = (column: SQL) => (categoryIds ? sql` and ${column} in (${idList(categoryIds)})` : sql``);
+  if (set.vehicleId && way === 'fromVehicle') {
+    conditions.push(sql`${p}.id in (
+      select fit.part_id from fitments fit where fit.vehicle_id = ${set.vehicleId}::uuid${inCategories(sql.raw('fit.category_id'))}
+      union all
+      select univ.id from parts univ where univ.universal${inCategories(sql.raw('univ.category_id'))})`);
+  } else {
+    if (set.vehicleId) {
+      conditions.push(sql`(${p}.universal or exists (select 1 from fitments fit
+        where fit.vehicle_id = ${set.vehicleId}::uuid and fit.part_id = ${p}.id))`);
+    }
+    if (categoryIds) conditions.push(sql`${p}.category_id in (${idList(categoryIds)})`);
+  }
+  if (set.brandId) conditions.push(sql`${p}.brand_id = ${set.brandId}::uuid`);
+  if (set.inStock) conditions.push(sql`${p}.available > 0`);
+  if (set.search) {
+    const { words, numberIds } = set.search;
+    const matched: SQL[] = [];
+    if (words.length) {
+      matched.push(
+        sql`(${sql.join(
+          words.map((word) => sql`${searchDocument(alias)} %> ${word}`),
+          sql` and `,
+        )})`,
+      );
+    }
+    if (numberIds.length) matched.push(sql`${p}.id in (${idList(numberIds)})`);
+    conditions.push(matched.length ? sql`(${sql.join(matched, sql` or `)})` : sql`false`);
+  }
+  return sql.join(conditions, sql` and `);
+}
+
+/** A page of the set by name (browsing). */
+export function browsePage(db: DbOrTx, set: PartSet, bounds: Page, way: VehicleWay): Promise<PartRow[]> {
+  return db
+    .select()
+    .from(parts)
+    .where(inPartSet('parts', set, { way }))
+    .orderBy(asc(parts.name), asc(parts.id))
+    .limit(bounds.limit)
+    .offset(bounds.offset);
+}
+
+/** A count as the catalog answers it. */
+export interface BoundedCount {
+  count: number;
+  /** True when counting stopped at the bound: there are more. */
+  isLowerBound: boolean;
+  /** "42", "1,000+". */
+  text: string;
+}
+
+const bounded = (read: number, exact = read <= catalogCountBound): BoundedCount => {
+  const count = Math.min(read, catalogCountBound);
+  const isLowerBound = !exact || read > catalogCountBound;
+  return { count, isLowerBound, text: catalogCountText(count, isLowerBound) };
+};
+
+/** The total and the first read of the facets: the set's first `catalogCountBound` + 1 parts, counted by value. */
+export interface SetSummary {
+  total: BoundedCount;
+  inStock: number;
+  byCategory: Map<string | null, number>;
+  byBrand: Map<string | null, number>;
+}
+
+const pairs = (json: string) => new Map(JSON.parse(json ?? '[]') as [string | null, number][]);
+
+export async function summarise(db: DbOrTx, set: PartSet, way: VehicleWay): Promise<SetSummary> {
+  const [row] = await rowsOf<{ total: number; in_stock: number; categories: string; brands: string }>(
+    db,
+    sql`with m as (
+      select parts.category_id, parts.brand_id, parts.available > 0 as in_stock from parts
+      where ${inPartSet('parts', set, { way })} limit ${catalogCountBound + 1})
+    select count(*)::int as total, (count(*) filter (where in_stock))::int as in_stock,
+      coalesce((select json_agg(json_build_array(category_id, n))::text
+        from (select category_id, count(*)::int as n from m group by category_id) c), '[]') as categories,
+      coalesce((select json_agg(json_build_array(brand_id, n))::text
+        from (select brand_id, count(*)::int as n from m group by brand_id) b), '[]') as brands
+    from m limit ${1}`,
+  );
+  return {
+    total: bounded(row.total),
+    inStock: row.in_stock,
+    byCategory: pairs(row.categories),
+    byBrand: pairs(row.brands),
+  };
+}
+
+export interface CategoryFacetView extends BoundedCount {
+  category: CategoryRow;
+}
+export interface BrandFacetView extends BoundedCount {
+  brand: BrandRow;
+}
+export interface CatalogFacetsView {
+  /** The categories one level below the chosen one (the top ones when none is), each counting all below it. */
+  categories: CategoryFacetView[];
+  /** The brands of the parts, the most common first. */
+  brands: BrandFacetView[];
+  /**
+   * False when the set is over the bound and some counts are those of its first 1,001 parts read (lower bounds,
+   * and a value may be missing): the brands always then, and for a search every facet.
+   */
+  complete: boolean;
+  inStock: BoundedCount;
+}
+
+/**
+ * The facets of a set: categories, brands and stock, each count exact up to the bound. A set within the bound
+ * is counted whole by `summarise` (one statement). Over it, when browsing, each category and the stock are counted
+ * again on their own up to the bound (one statement of bounded subqueries, each read by an index of its own: at
+ * most `facetValueLimit` + 1 times 1,001 parts), and the brands stay those of the first read. A search over the
+ * bound is not counted again (each count would read the trigram index anew): its facets are those of the first
+ * read, each a lower bound.
+ */
+export async function facetsOf(
+  db: DbOrTx,
+  set: PartSet,
+  summary: SetSummary,
+  chosen: CategoryRow | null,
+  knownTree: CategoryTree | null,
+): Promise<CatalogFacetsView> {
+  const tree = knownTree ?? (await loadCategoryTree(db));
+  const facetCategories = tree.children(chosen?.id ?? null).slice(0, facetValueLimit);
+  const exact = !summary.total.isLowerBound;
+  const fromFirstRead = exact || set.search !== null;
+
+  let categoryCounts = new Map<string, number>();
+  let inStock = set.inStock ? summary.total : bounded(summary.inStock, exact);
+  if (fromFirstRead) {
+    // Each part's category counts for the facet category above it.
+    const facetOf = new Map<string, string>();
+    for (const facet of facetCategories) for (const id of tree.subtree(facet.id)) facetOf.set(id, facet.id);
+    for (const [categoryId, n] of summary.byCategory) {
+      const facet = categoryId ? facetOf.get(categoryId) : undefined;
+      if (facet) categoryCounts.set(facet, (categoryCounts.get(facet) ?? 0) + n);
+    }
+  } else {
+    const countOf = (condition: SQL) =>
+      sql`(select count(*)::int from (select 1 from parts where ${condition} limit ${catalogCountBound + 1}) s)`;
+    const branches = [
+      ...(set.inStock
+        ? []
+        : [sql`(select null::uuid as id, ${countOf(sql`${inPartSet('parts', set)} and parts.available > 0`)} as n)`]),
+      ...facetCategories.map(
+        (facet) =>
+          sql`(select ${facet.id}::uuid as id, ${countOf(
+            inPartSet('parts', set, { categoryIds: tree.subtree(facet.id) }),
+          )} as n)`,
+      ),
+    ];
+    const rows = branches.length
+      ? await rowsOf<{ id: string | null; n: number }>(
+          db,
+          sql`${sql.join(branches, sql` union all `)} limit ${branches.length}`,
+        )
+      : [];
+    categoryCounts = new Map(rows.filter((r) => r.id !== null).map((r) => [r.id as string, r.n]));
+    if (!set.inStock) inStock = bounded(rows.find((r) => r.id === null)?.n ?? 0);
+  }
+  // Counted from the first read of a set over the bound: each is a lower bound.
+  const facetCount = (n: number) => (fromFirstRead ? bounded(n, exact) : bounded(n));
+
+  const categories = facetCategories
+    .filter((category) => (categoryCounts.get(category.id) ?? 0) > 0)
+    .map((category) => ({ category, ...facetCount(categoryCounts.get(category.id) ?? 0) }));
+
+  const brandCounts = [...summary.byBrand].filter((entry): entry is [string, number] => entry[0] !== null);
+  const brandRows = brandCounts.length
+    ? await db
+        .select()
+        .from(brands)
+        .where(
+          inArray(
+            brands.id,
+            brandCounts.map(([id]) => id),
+          ),
+        )
+        .limit(brandCounts.length)
+    : [];
+  const brandById = new Map(brandRows.map((brand) => [brand.id, brand]));
+  const brandFacets = brandCounts
+    .filter(([id]) => brandById.has(id))
+    .map(([id, n]) => ({ brand: brandById.get(id) as BrandRow, ...bounded(n, exact) }))
+    .sort((a, b) => b.count - a.count || a.brand.name.localeCompare(b.brand.name))
+    .slice(0, facetValueLimit);
+
+  return { categories, brands: brandFacets, complete: exact, inStock };
+}

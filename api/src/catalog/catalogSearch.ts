@@ -1,0 +1,142 @@
+import { getTableColumns, sql } from 'drizzle-orm';
+import { lightStatement, rowsOf, type DbOrTx } from '../db/database';
+import { escapeLike } from '../db/likePattern';
+import { parts, type PartRow } from '../db/schema';
+import type { Page } from '../services/paging';
+import { idList, type CatalogFilter, type SearchText } from './catalogFilter';
+import { catalogCountBound, inPartSet, partSetOf, type PartSet } from './catalogQuery';
+import { numberHitLimit, partsByNumber, type NumberHit } from './numberLookup';
+
+/**
+ * The catalog's one search box (issue 33, docs/catalog.md "Search"): a part number first (exact, then prefixes:
+ * numberLookup.ts), then names and descriptions, typo-tolerant; each hit says why it is there.
+ */
+
+/** How a hit matched, best first. */
+export type SearchMatch = 'exactNumber' | 'numberPrefix' | 'name' | 'description';
+
+/** A part in the catalog's list: why it is there when searched. */
+export interface CatalogItem {
+  part: PartRow;
+  /** Null when browsing. */
+  match: SearchMatch | null;
+  /** "OEM number 22201-166-000", "Name contains "brake pads""; null when browsing. */
+  reason: string | null;
+  /** The replaced part whose number matched, when `part` is the one replacing it. */
+  replaces: PartRow | null;
+}
+
+/** A search over the filter's parts, read: its set (for totals and facets) and the number hits in it. */
+export interface SearchSet {
+  set: PartSet;
+  numberHits: NumberHit[];
+}
+
+/**
+ * Runs the number tiers (at most `numberHitLimit` hits, each part once) and keeps the hits the filter lets in: with
+ * a vehicle, only those that fit it. Their parts and every part whose name and description match the words make
+ * the search's set.
+ */
+export async function searchSet(db: DbOrTx, filter: CatalogFilter, search: SearchText): Promise<SearchSet> {
+  const found = search.mayBeNumber ? await partsByNumber(db, search.text) : [];
+  let numberHits = found;
+  if (found.length) {
+    const rows = await rowsOf<{ id: string }>(
+      db,
+      sql`select parts.id::text as id from parts where ${inPartSet('parts', partSetOf(filter), { way: 'probe' })}
+        and parts.id in (${idList(found.map((hit) => hit.part.id))}) limit ${numberHitLimit}`,
+    );
+    const allowed = new Set(rows.map((row) => row.id));
+    numberHits = found.filter((hit) => allowed.has(hit.part.id));
+  }
+  const set = partSetOf(filter, { words: search.words, numberIds: numberHits.map((hit) => hit.part.id) });
+  return { set, numberHits };
+}
+
+const quoted = (text: string) => `"${text}"`;
+
+/** Every column of a part, in the order Drizzle reads them (the rows of the text tier are mapped as its own). */
+const partColumns = getTableColumns(parts);
+const textTierFields = {
+  part: partColumns,
+  inName: sql<boolean>`in_name`,
+  nameMatches: sql<boolean>`name_matches`,
+};
+
+/**
+ * A page of a search: the number hits first (exact, then prefixes), then the parts whose name and description
+ * match, best first: the whole text in the name, then the closest names, then the closest name and description.
+ * The text tier ranks at most 2 x (`catalogCountBound` + 1) candidates, read by the trigram indexes: those with the
+ * whole text in the name, and the others. A search matching more says "1,000+" and is narrowed by more words or a
+ * filter. With a vehicle, each candidate is asked whether it fits (`probe`): the search's indexes lead.
+ */
+export async function searchPage(db: DbOrTx, search: SearchText, searched: SearchSet, bounds: Page) {
+  const { numberHits, set } = searched;
+  const numbered: CatalogItem[] = numberHits.map((hit) => ({
+    part: hit.part,
+    match: hit.match === 'exact' ? 'exactNumber' : 'numberPrefix',
+    reason: hit.reason,
+    replaces: hit.replaces,
+  }));
+  const items = numbered.slice(bounds.offset, bounds.offset + bounds.limit);
+  const textLimit = bounds.limit - items.length;
+  if (textLimit === 0 || !search.words.length) return items;
+  const textOffset = Math.max(0, bounds.offset - numbered.length);
+
+  const textOnly: PartSet = { ...set, search: { words: search.words, numberIds: [] } };
+  const numberIds = set.search?.numberIds ?? [];
+  const phrase = `%${escapeLike(search.text.toLowerCase())}%`;
+  // The whole text in the name (parts_name_trgm_idx) apart, so that the best matches are candidates however many
+  // others match; a text of fewer than 3 characters has no trigram for that index to read, and is matched by its
+  // words alone.
+  const byWholeText = [...search.text].length >= 3;
+  const candidates = (alias: string, wholeText: 'in the name' | 'not in the name' | 'either') => {
+    const c = sql.raw(alias);
+    const inName = sql`lower(${c}.name) like ${phrase}`;
+    const which =
+      wholeText === 'in the name'
+        ? sql` and ${inName}`
+        : wholeText === 'not in the name'
+          ? sql` and not (${inName})`
+          : sql``;
+    return sql`(select ${c}.*, ${sql.raw(wholeText === 'in the name' ? 'true' : 'false')} as in_name from parts ${c}
+      where ${inPartSet(alias, textOnly, { way: 'probe' })}${
+        numberIds.length ? sql` and ${c}.id not in (${idList(numberIds)})` : sql``
+      }${which} limit ${catalogCountBound + 1})`;
+  };
+  const branches = byWholeText
+    ? [candidates('c1', 'in the name'), candidates('c2', 'not in the name')]
+    : [candidates('c2', 'either')];
+  const text = search.text.toLowerCase();
+  const columns = sql.join(
+    Object.values(partColumns).map((column) => sql.raw(`c."${column.name}"`)),
+    sql`, `,
+  );
+  const nameMatches = sql.join(
+    search.words.map((word) => sql`lower(c.name) %> ${word}`),
+    sql` and `,
+  );
+  const query = sql`select ${columns}, c.in_name, (${nameMatches}) as name_matches
+    from (${sql.join(branches, sql` union all `)}) c
+    order by c.in_name desc, word_similarity(${text}, lower(c.name)) desc,
+      word_similarity(${text}, lower(c.name || ' ' || c.description)) desc, c.name, c.id
+    limit ${textLimit} offset ${textOffset}`;
+  const rows = await lightStatement<{ part: PartRow; inName: boolean; nameMatches: boolean }>(
+    undefined,
+    { getSQL: () => query },
+    textTierFields,
+  )(db).execute();
+  return [
+    ...items,
+    ...rows.map((row): CatalogItem => ({
+      part: row.part,
+      match: row.inName || row.nameMatches ? 'name' : 'description',
+      reason: row.inName
+        ? `Name contains ${quoted(search.text)}`
+        : row.nameMatches
+          ? `Name matches ${quoted(search.text)}`
+          : `Description matches ${quoted(search.text)}`,
+      replaces: null,
+    })),
+  ];
+}
