@@ -53,12 +53,15 @@ export function removePgliteTemplate(): void {
  * this hands the bytes read once per test file, never changed.
  */
 class TemplateBlob extends Blob {
-  constructor(private readonly bytes: ArrayBuffer) {
-    super();
+  readonly #data: ArrayBuffer;
+
+  constructor(data: ArrayBuffer) {
+    super([]);
+    this.#data = data;
   }
 
   override arrayBuffer(): Promise<ArrayBuffer> {
-    return Promise.resolve(this.bytes);
+    return Promise.resolve(this.#data);
   }
 }
 
