@@ -45,6 +45,28 @@ const config: CodegenConfig = {
           PartNumberKind: { MANUFACTURER: 'manufacturer', OEM: 'oem', INTERCHANGE: 'interchange', EAN: 'ean' },
           FitVerdict: { FITS: 'fits', DOES_NOT_FIT: 'doesNotFit', FITS_WITH_NOTE: 'fitsWithNote' },
           NumberMatch: { EXACT: 'exact', PREFIX: 'prefix' },
+          ImportKind: {
+            VEHICLES: 'vehicles',
+            PARTS: 'parts',
+            NUMBERS: 'numbers',
+            FITMENT: 'fitment',
+            SUPERSESSIONS: 'supersessions',
+          },
+          ImportStatus: {
+            RECEIVING: 'receiving',
+            QUEUED: 'queued',
+            RUNNING: 'running',
+            SUCCEEDED: 'succeeded',
+            FAILED: 'failed',
+            CANCELLED: 'cancelled',
+          },
+          StockReason: {
+            RECEIVED: 'received',
+            COUNTED: 'counted',
+            DAMAGED: 'damaged',
+            RETURNED: 'returned',
+            OTHER: 'other',
+          },
           SearchMatch: {
             EXACT_NUMBER: 'exactNumber',
             NUMBER_PREFIX: 'numberPrefix',
@@ -62,6 +84,7 @@ const config: CodegenConfig = {
           PartNumber: '../catalog/partLinksSchema#PartNumberRow',
           Fitment: '../catalog/catalogService#FitmentView',
           PartNumberHit: '../catalog/numberLookup#NumberHit',
+          ImportJob: '../imports/importService#ImportJobView',
           CatalogPage: '../catalog/catalogPage#CatalogPageView',
           CatalogItem: '../catalog/catalogPage#CatalogItemView',
           CatalogFacets: '../catalog/catalogQuery#CatalogFacetsView',
@@ -81,6 +104,10 @@ const config: CodegenConfig = {
           CartMerge: '../services/cartService#CartMergeView',
           Checkout: '../services/cartService#CheckoutView',
           NextPriceTier: '../services/cartService#NextTierView',
+          StockMovement: '../inventory/inventoryService#StockMovementView',
+          Garage: '../garage/garageService#GarageView',
+          GarageBike: '../garage/garageService#GarageBikeView',
+          GarageMerge: '../garage/garageService#GarageMergeView',
         },
       },
     },
@@ -95,6 +122,21 @@ const config: CodegenConfig = {
           // above would ride in the chunk every page loads.
           'web/src/generated/overview.tsx': {
             documents: 'web/src/features/admin/overview.graphql',
+            ...reactHooks,
+          },
+          // Likewise the imports' operations, for the imports page only.
+          'web/src/generated/imports.tsx': {
+            documents: 'web/src/features/imports/imports.graphql',
+            ...reactHooks,
+          },
+          // Editing a part and its stock (issue 33 point 5), likewise for its page alone.
+          'web/src/generated/partEditing.tsx': {
+            documents: 'web/src/features/admin/partEditing.graphql',
+            ...reactHooks,
+          },
+          // The vehicle picker's lists, likewise: the picker loads when My garage is first opened.
+          'web/src/generated/picker.tsx': {
+            documents: 'web/src/features/garage/picker.graphql',
             ...reactHooks,
           },
         }

@@ -16,6 +16,8 @@ module.exports = {
   globalSetup: '<rootDir>/api/test/support/globalSetup.ts',
   globalTeardown: '<rootDir>/api/test/support/globalTeardown.ts',
   maxWorkers: 2,
+  // The longest test files first (scripts/jest-sequencer.cjs), whether or not jest has a cache of the last run.
+  testSequencer: '<rootDir>/scripts/jest-sequencer.cjs',
   testTimeout: 120_000,
   projects: [
     {

@@ -704,6 +704,7 @@ async function main(): Promise<void> {
       // in production.
       orders: { unpaidExpiryMs: 3_600_000, unpaidPerCustomer: 1000, unpaidValuePerCustomerCents: 100_000_000_000 },
       sweepIntervalMs: 15_000,
+      importStaleAfterMs: 60_000,
       // No mail server: the orders the bench places queue their emails (written in their transactions), unsent.
       mail: { smtpUrl: undefined, from: 'PartsYard <orders@bench.test>', pollIntervalMs: null },
       http: defaultHttpTimeouts,

@@ -210,6 +210,24 @@ describe('accessibility and phones in a browser', () => {
     await context.close();
   });
 
+  it.each([1280, 375])(
+    "an admin: a part's Edit page (numbers, fitment, stock) passes axe at %i px, every action on screen",
+    async (width) => {
+      // Issue 33 point 5, on the demo chain: its brand, category, number and fitment rows are shown.
+      const { context, page } = await shop.newPage(width);
+      await loginAs(page, demo.admin.email, demo.admin.password);
+      await page.goto('/dashboard/manage-parts?q=O-Ring');
+      await page.getByRole('link', { name: 'Edit O-Ring Drive Chain 520 x 120 Links' }).click();
+      await page.getByRole('heading', { name: 'Edit O-Ring Drive Chain 520 x 120 Links' }).waitFor();
+      await page.getByTestId('fitment-row').first().waitFor();
+      await expectAccessible(page, `a part's Edit page at ${width} px`);
+      expect(await noSidewaysScroll(page)).toBe(true);
+      expect(await actionsInReach(page)).toBe(true);
+      await screenshot(page, `admin-edit-part-${width}`);
+      await context.close();
+    },
+  );
+
   it('an admin: every admin page, the forms with errors and the dialogs pass axe; tables are cards at 375 px', async () => {
     for (const width of [1280, 375]) {
       const { context, page } = await shop.newPage(width);

@@ -124,6 +124,62 @@ describe('admin pages in a browser', () => {
     await context.close();
   });
 
+  it.each([1280, 375])(
+    'an admin edits a part’s price and adjusts its stock with a reason, then sees it in the history (%i px)',
+    async (width) => {
+      // Issue 33 point 5: every field of a part is editable, its stock by adjustments kept in a history.
+      const admin = await shop.app.signUp({ admin: true });
+      const name = partName('Brake lever');
+      const added = await shop.app.gql<{ addPart: { id: string } }>(
+        'mutation($input: PartInput!) { addPart(input: $input) { id } }',
+        { input: { name, price: 3, minOrder: 10, available: 50, description: 'Forged brake lever.' } },
+        admin.token,
+      );
+      const id = added.data?.addPart.id as string;
+      expect(id).toBeTruthy();
+
+      const { context, page } = await shop.newPage(width);
+      await loginAs(page, demo.admin.email, demo.admin.password);
+      await page.goto('/dashboard/manage-parts');
+      await page.getByRole('searchbox', { name: 'Search parts' }).fill(name);
+      await page.waitForURL((url) => url.searchParams.get('q') === name);
+      await page.getByRole('link', { name: `Edit ${name}` }).click();
+      await page.waitForURL((url) => url.pathname === `/dashboard/manage-parts/${id}`);
+      await page.getByRole('heading', { name: `Edit ${name}` }).waitFor();
+      const details = page.getByRole('form', { name: 'Details' });
+      await details.getByLabel('Price').fill('');
+      await details.getByRole('button', { name: 'Save changes' }).click();
+      await details.getByText('Price is required').waitFor();
+      await expectAccessible(page, `Edit a part with errors at ${width} px`);
+      await details.getByLabel('Price').fill('4.75');
+      await details.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('Part saved.').waitFor();
+
+      const stock = page.getByRole('form', { name: 'Adjust the stock' });
+      await stock.getByLabel('Reason').selectOption('received');
+      await stock.getByLabel('Units received').fill('25');
+      await stock.getByLabel('Note (optional)').fill('Delivery 1187');
+      await stock.getByRole('button', { name: 'Adjust stock' }).click();
+      await page.getByText('Stock adjusted: 50 → 75 units.').waitFor();
+      const movement = page.getByTestId('stock-movement').first();
+      await movement.getByText('50 → 75').waitFor();
+      await movement.getByText('Delivery 1187').waitFor();
+      await movement.getByText('Received').waitFor();
+      expect(await page.getByTestId('in-stock').textContent()).toBe('75');
+      await expectAccessible(page, `Edit a part, its stock adjusted, at ${width} px`);
+      // Nothing wider than the screen on a phone.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await screenshot(page, `edit-part-${width}`);
+
+      const saved = await shop.app.gql<{ part: { price: number; available: number } }>(
+        'query($id: ID!) { part(id: $id) { price available } }',
+        { id },
+      );
+      expect(saved.data?.part).toEqual({ price: 4.75, available: 75 });
+      await context.close();
+    },
+  );
+
   it("an admin ships the demo customer's paid order; after a reload it is still Shipped", async () => {
     const { context, page } = await asAdmin('/dashboard/all-orders');
     await page.getByRole('button', { name: 'Paid', exact: true }).click();
@@ -159,6 +215,36 @@ describe('admin pages in a browser', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     expect(await page.getByText('All Users').count()).toBe(0);
     await context.close();
+  });
+
+  it('an admin imports a vehicles file with a bad row: progress to done, the rejected row named, on a desktop and a phone', async () => {
+    for (const width of [1280, 375]) {
+      const make = `Kawa${randomBytes(3).toString('hex')}`;
+      const { context, page } = await shop.newPage(width);
+      await loginAs(page, demo.admin.email, demo.admin.password);
+      await page.goto('/dashboard/imports');
+      await page.getByRole('heading', { name: 'Import catalog' }).waitFor();
+      await page.getByLabel('What the file holds').selectOption({ label: 'Vehicles' });
+      await page.getByText('Columns: make, model, year (or 2018-2020), variant').waitFor();
+      await page.getByLabel('CSV file (UTF-8, a header row naming the columns)').setInputFiles({
+        name: 'vehicles.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(`make,model,year,variant\r\n${make},KX450,2021-2022,\r\n${make},,2021,\r\n`),
+      });
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.getByText('2 added, 0 changed, 0 unchanged; 1 row rejected.').waitFor();
+      expect(await page.getByRole('progressbar', { name: 'Import progress' }).getAttribute('aria-valuetext')).toBe(
+        'Done',
+      );
+      const rejected = page.getByRole('table');
+      await rejected.getByRole('cell', { name: 'model is required' }).waitFor();
+      expect(await rejected.locator('tbody tr').first().locator('td').first().textContent()).toBe('3');
+      await page.getByRole('button', { name: 'Download rejected rows (CSV)' }).waitFor();
+      await expectAccessible(page, `the finished import at ${width} px`);
+      const models = await shop.app.gql<{ makes: { id: string; name: string }[] }>('{ makes { id name } }');
+      expect(models.data?.makes.map((m) => m.name)).toContain(make);
+      await context.close();
+    }
   });
 
   it('a signed-out visitor to Add A Part goes to /login, and after logging in as admin returns there', async () => {

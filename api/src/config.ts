@@ -59,6 +59,11 @@ export interface Config {
    * (the tests run the sweeps themselves).
    */
   sweepIntervalMs: number | null;
+  /**
+   * When a running import whose heartbeat stopped (its process died) is failed by another replica's worker
+   * (IMPORT_STALE_AFTER, default 60 s); the worker polls for queued imports every `sweepIntervalMs`.
+   */
+  importStaleAfterMs: number;
   mail: MailSettings;
   /** How long a client may take over its request (slow clients must not hold sockets for minutes). */
   http: HttpTimeouts;
@@ -429,6 +434,8 @@ const environment = z
     ),
     // At most 30 s: expired stock must be back on sale within a minute of its expiry, whatever the sweep costs.
     SWEEP_INTERVAL: setting(duration(1000, 30_000, '1s to 30s')),
+    // Longer than a few heartbeats (5 s each), so a busy but live worker is never taken for a dead one.
+    IMPORT_STALE_AFTER: setting(duration(15_000, 600_000, '15s to 10m')),
     SMTP_URL: setting(
       z
         .string()
@@ -655,6 +662,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           : settings.UNPAID_VALUE_PER_CUSTOMER * 100,
     },
     sweepIntervalMs: settings.SWEEP_INTERVAL ?? defaultSweepIntervalMs,
+    importStaleAfterMs: settings.IMPORT_STALE_AFTER ?? 60_000,
     mail: {
       smtpUrl: settings.SMTP_URL,
       from: settings.MAIL_FROM ?? defaultMailFrom,

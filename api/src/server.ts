@@ -12,6 +12,7 @@ import { createTestGateway } from './payments/testGateway';
 import { createServices, type Services } from './services';
 import { startMailer, type Mailer } from './services/mailer';
 import { startSweeps, type Sweeps } from './services/sweeps';
+import { startImportWorker, type ImportWorker } from './imports/importWorker';
 import { Redis } from 'ioredis';
 import { createRateLimits, type RateLimitStore } from './rateLimits';
 import { createWriteTracker } from './http/answerCache';
@@ -25,6 +26,8 @@ export interface RunningServer {
   identity: Identity;
   /** The expiry and reconciliation sweeps of this process (its timer runs them every SWEEP_INTERVAL). */
   sweeps: Sweeps;
+  /** The import worker of this process (it polls every SWEEP_INTERVAL; tests without a timer call runOnce). */
+  imports: ImportWorker;
   /** The mail worker delivering the outbox over SMTP_URL; null without SMTP_URL (mail stays queued). */
   mailer: Mailer | null;
   /**
@@ -77,6 +80,7 @@ export async function startServer(
   const rateLimits = createRateLimits(config.rateLimits, store);
   // This process's writes and the replicas' (announced on the bus): what a kept answer must not outlive.
   const writes = createWriteTracker(() => writeBus.announce());
+  let importWorker: ImportWorker | null = null;
   const services = createServices({
     db: database.db,
     identity,
@@ -86,10 +90,19 @@ export async function startServer(
     rateLimits,
     orderLimits: config.orders,
     overviewReuse: { maxAgeMs: config.overviewMaxAgeMs, generation: () => writes.generation() },
+    importQueued: () => importWorker?.kick(),
   });
   if (config.seedDemo) await seedDemo(database.db, identity);
   await services.users.applyAdminEmails();
   const sweeps = startSweeps(services, config.sweepIntervalMs);
+  // Imports run on a worker any replica may be (importWorker.ts); a finished one drops every replica's answers.
+  const imports = startImportWorker(database.db, {
+    separateConnections: database.kind === 'postgres',
+    pollIntervalMs: config.sweepIntervalMs,
+    staleAfterMs: config.importStaleAfterMs,
+    onCatalogChanged: () => writes.changed(),
+  });
+  importWorker = imports;
   const { smtpUrl, from, pollIntervalMs } = config.mail;
   const mailer = smtpUrl ? startMailer(database.db, { smtpUrl, from, pollIntervalMs }) : null;
 
@@ -139,12 +152,15 @@ export async function startServer(
     services,
     identity,
     sweeps,
+    imports,
     mailer,
     async close({ graceMs = 10_000, delayMs = 0 } = {}) {
       if (closing) return closing;
       beginShutdown();
       // No sweep starts from here on; one in progress finishes before the database closes.
       const sweepsStopped = sweeps.stop();
+      // An import in progress is rolled back and failed at its next step rather than hold the stop.
+      const importsStopped = imports.stop();
       // Likewise the mail worker: a message being sent is sent (and marked) or put back before the database closes.
       const mailerStopped = mailer?.stop();
       closing = (async () => {
@@ -168,6 +184,7 @@ export async function startServer(
         });
         await stop();
         await sweepsStopped;
+        await importsStopped;
         await mailerStopped;
         await identity.close();
         await writeBus.close();

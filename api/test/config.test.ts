@@ -455,6 +455,15 @@ describe('configuration for production (DATABASE_URL set)', () => {
     });
   });
 
+  it('IMPORT_STALE_AFTER is a duration from 15s to 10m (longer than a few heartbeats)', () => {
+    expect(loadConfig(production({})).importStaleAfterMs).toBe(60_000);
+    expect(loadConfig(production({ IMPORT_STALE_AFTER: '2m' })).importStaleAfterMs).toBe(120_000);
+    for (const value of ['5s', '1h', 'soon'])
+      expect(problemsOf(production({ IMPORT_STALE_AFTER: value }))).toEqual([
+        `IMPORT_STALE_AFTER must be a duration like 90s, 30m or 24h (or whole seconds) from 15s to 10m, got "${value}"`,
+      ]);
+  });
+
   describe('stopping behind a load balancer (SHUTDOWN_DELAY)', () => {
     it('is 0 unless set: SIGTERM stops listening at once, as `npm start` wants', () => {
       expect(loadConfig(production({})).shutdownDelayMs).toBe(0);

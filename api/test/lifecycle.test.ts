@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openDatabase } from '../src/db/database';
 import { startBalancedLoad } from './support/balancedLoad';
 import { testEnv } from './support/env';
 import { createTestDatabase } from './support/postgres';
@@ -64,6 +65,29 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
+let migratedPglite: string | undefined;
+
+/**
+ * A new data directory holding the shop's database, migrated and stopped cleanly, as a shop's second start finds
+ * it. These tests are about stopping: a start on an empty directory would run PGlite's initdb in each of them
+ * (some 6-10 s of CPU a start, seven or eight starts here). The first start on an empty directory is
+ * start.test.ts's (`npm start` as a newcomer runs it) and faults.test.ts's. The database is made once, by the
+ * app's own `openDatabase` (what a server's first start runs), and copied.
+ */
+async function migratedDataDir(prefix: string): Promise<string> {
+  if (!migratedPglite) {
+    const made = mkdtempSync(path.join(os.tmpdir(), 'partsyard-migrated-'));
+    cleanups.push(() => rmSync(made, { recursive: true, force: true }));
+    const database = await openDatabase({ kind: 'pglite', dataDir: path.join(made, 'pg') });
+    await database.close();
+    migratedPglite = path.join(made, 'pg');
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  cpSync(migratedPglite, path.join(dataDir, 'pg'), { recursive: true });
+  return dataDir;
+}
+
 /** Kills what a test left running (a failed assertion must not leave a server behind). */
 function cleanupProcess(started: Started, group = false) {
   cleanups.push(async () => {
@@ -88,12 +112,11 @@ describe('the server started as the Dockerfile’s command (a direct `node` star
   });
 
   /**
-   * An embedded server on a fresh PGlite directory (the emulator is the test run's), with the Dockerfile's
-   * ENV or with none (a developer's direct `node` start).
+   * An embedded server on a PGlite directory of its own (migratedDataDir; the emulator is the test run's), with
+   * the Dockerfile's ENV or with none (a developer's direct `node` start).
    */
   async function startIdle(dockerEnv: boolean) {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partsyard-stop-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = await migratedDataDir('partsyard-stop-');
     const port = await freePort();
     const server = startProcess(process.execPath, args, {
       cwd: root,
@@ -137,7 +160,7 @@ describe('the server started as the Dockerfile’s command (a direct `node` star
 
   /**
    * A server under the Dockerfile's command and ENV, on a fresh PostgreSQL database with production settings or
-   * a fresh PGlite directory, plus `settings`; ready when it resolves.
+   * a PGlite directory of its own (migratedDataDir), plus `settings`; ready when it resolves.
    */
   async function startBusy(postgres: boolean, settings: Record<string, string> = {}) {
     const port = await freePort();
@@ -162,9 +185,7 @@ describe('the server started as the Dockerfile’s command (a direct `node` star
         ALLOW_AUTH_EMULATOR: 'true',
       };
     } else {
-      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partsyard-stop-'));
-      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-      env = { ...env, DATABASE_URL: '', DATA_DIR: dataDir };
+      env = { ...env, DATABASE_URL: '', DATA_DIR: await migratedDataDir('partsyard-stop-') };
     }
     const server = startProcess(process.execPath, args, { cwd: root, env });
     cleanupProcess(server);
@@ -250,8 +271,8 @@ describe('`npm start` (the launcher, the auth emulator, the API)', () => {
    * `npm start` without its prestart build (the web app is built once by `npm test`): `--ignore-scripts`
    * skips only the pre/post scripts. Its own process group, as a terminal gives it, so a Ctrl-C can be sent.
    */
-  async function startShop(dataDir = mkdtempSync(path.join(os.tmpdir(), 'partsyard-npmstart-'))): Promise<Shop> {
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  async function startShop(): Promise<Shop> {
+    const dataDir = await migratedDataDir('partsyard-npmstart-');
     const [app, auth, hub, logging] = await freePorts(4);
     const ports = { app, auth, hub, logging };
     const npm = startProcess('npm', ['start', '--ignore-scripts', '--silent'], {

@@ -4,4 +4,5 @@ export * from './format';
 export * from './pages';
 export * from './pricing';
 export * from './partNumbers';
+export * from './inventory';
 export * from './catalogSearch';

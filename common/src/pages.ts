@@ -99,6 +99,10 @@ export const pages: PageInfo[] = [
   dashboard('/users', 'All Users', 'Every account of the shop.'),
   dashboard('/all-orders', 'Manage All Orders', 'Every order of the shop.'),
   dashboard('/manage-parts', 'Manage Parts', 'Every part of the shop.'),
+  {
+    ...dashboard('/manage-parts/:partId', 'Edit a part', "A part's fields, numbers, fitment and stock."),
+    part: true,
+  },
   dashboard('/add-parts', 'Add A Part', 'Add a part to the shop.'),
   dashboard('/messages', 'Messages', 'Messages from the contact form.'),
 ];

@@ -23,3 +23,20 @@ export const partNumberKindNames = {
   interchange: 'Interchange number',
   ean: 'EAN',
 } as const;
+
+/** Control characters (no part number holds one; PostgreSQL text cannot hold NUL). */
+const hasControlCharacter = (text: string) =>
+  [...text].some((c) => (c.charCodeAt(0) < 0x20 && c !== '\t') || c === '\u007f');
+
+/**
+ * Why `text` cannot be kept as a part number (empty, longer than any number, control characters, separators
+ * alone), or null when it can. The admin's numbers editor and the API (catalog/partEditing.ts) say the same.
+ */
+export function partNumberProblem(text: string): string | null {
+  const given = text.trim();
+  if (!given) return 'Enter the number';
+  if (given.length > partNumberMaxLength) return `A part number is at most ${partNumberMaxLength} characters`;
+  if (hasControlCharacter(given)) return 'A part number cannot hold control characters';
+  if (!normalisePartNumber(given)) return 'Enter a number with letters or digits, not only separators';
+  return null;
+}

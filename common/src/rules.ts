@@ -204,6 +204,13 @@ export const partSchema = yup.object({
   description: longText().required(messages.descriptionRequired),
 });
 
+/**
+ * A part's own fields as an admin edits them (issue 33 point 5): addPart's rules, every one, without the stock,
+ * which changes only by adjustments with a reason (inventory.ts). A minimum order above the stock is allowed
+ * here: a part sold out today may still have its minimum order raised before the next delivery.
+ */
+export const partEditSchema = /* @__PURE__ */ partSchema.omit(['available']);
+
 export const reviewSchema = yup.object({
   text: longText().required(messages.reviewRequired),
 });

@@ -9,6 +9,8 @@ import { authorize } from '../services/rights';
 import { brands, categories, makes, models, vehicles, type VehicleRow } from './catalogSchema';
 import { catalogListCap } from './catalogLists';
 import { partsByNumber } from './numberLookup';
+import { createPartEditing } from './partEditing';
+import { createReferenceData } from './referenceData';
 import { fitments, partNumbers, type FitmentRow } from './partLinksSchema';
 import { resolveCurrent, setReplacement } from './supersession';
 import { fitVerdicts, type Fits } from './fitVerdicts';
@@ -171,6 +173,10 @@ export function createCatalogService(db: Db) {
       authorize('catalog.setReplacement', actor);
       await setReplacement(db, partId, replacedById);
     },
+    /** Editing a part: every field but its stock (partEditing.ts). */
+    ...createPartEditing(db),
+    /** Brands, categories, makes, models and vehicles as admins keep them (referenceData.ts). */
+    ...createReferenceData(db),
   };
 }
 

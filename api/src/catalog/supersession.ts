@@ -43,33 +43,54 @@ export async function resolveCurrent(db: DbOrTx, partId: string): Promise<string
 
 const named = (part: { sku: string; name: string }) => `${part.sku} (${part.name})`;
 
+/** Changes of supersession queue on this transaction lock, so two that would close a loop together cannot both pass. */
+export async function lockSupersession(tx: DbOrTx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('parts.replaced_by_id'))`);
+}
+
+/**
+ * Why `partId` cannot be replaced by `replacedById` (null: by nothing), checked under `lockSupersession`: a part
+ * that does not exist (`missing`: which of the two), or a loop (`loop`: the sentence naming the parts, when the new
+ * part is the part itself or already leads back to it). Null when it may.
+ */
+export async function replacementProblem(
+  tx: DbOrTx,
+  partId: string,
+  replacedById: string | null,
+): Promise<{ missing: 'part' | 'replacement' } | { loop: string } | null> {
+  const ids = replacedById === null ? [partId] : [partId, replacedById];
+  if (!isId(partId)) return { missing: 'part' };
+  if (replacedById !== null && !isId(replacedById)) return { missing: 'replacement' };
+  const found = await tx
+    .select({ id: parts.id, sku: parts.sku, name: parts.name })
+    .from(parts)
+    .where(inArray(parts.id, ids));
+  const part = found.find((p) => p.id === partId);
+  const replacement = found.find((p) => p.id === replacedById);
+  if (!part) return { missing: 'part' };
+  if (replacedById !== null && !replacement) return { missing: 'replacement' };
+  if (!replacement) return null;
+  if (replacement.id === part.id) return { loop: `${named(part)} cannot replace itself` };
+  const loop = await chainBackTo(tx, replacement.id, part.id);
+  if (!loop) return null;
+  return {
+    loop:
+      `${named(part)} cannot be replaced by ${named(replacement)}: ${loop.map(named).join(' is replaced by ')}, ` +
+      'so the chain would go round in a circle',
+  };
+}
+
 /**
  * Says that `partId` is replaced by `replacedById` (null: by nothing, it is current again). Refused (CONFLICT,
  * naming the parts) when the new part is the part itself or already leads back to it: a chain never loops.
- * Changes of supersession queue on one transaction lock, so two that would close a loop together cannot both pass.
+ * Changes of supersession queue on one transaction lock (`lockSupersession`).
  */
 export async function setReplacement(db: DbOrTx, partId: string, replacedById: string | null): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('parts.replaced_by_id'))`);
-    const ids = replacedById === null ? [partId] : [partId, replacedById];
-    if (!ids.every(isId)) throw notFound('Part');
-    const found = await tx
-      .select({ id: parts.id, sku: parts.sku, name: parts.name })
-      .from(parts)
-      .where(inArray(parts.id, ids));
-    const part = found.find((p) => p.id === partId);
-    const replacement = found.find((p) => p.id === replacedById);
-    if (!part || (replacedById !== null && !replacement)) throw notFound('Part');
-    if (replacement) {
-      if (replacement.id === part.id) throw conflict(`${named(part)} cannot replace itself`);
-      const loop = await chainBackTo(tx, replacement.id, part.id);
-      if (loop) {
-        throw conflict(
-          `${named(part)} cannot be replaced by ${named(replacement)}: ${loop.map(named).join(' is replaced by ')}, ` +
-            'so the chain would go round in a circle',
-        );
-      }
-    }
+    await lockSupersession(tx);
+    const problem = await replacementProblem(tx, partId, replacedById);
+    if (problem && 'missing' in problem) throw notFound('Part');
+    if (problem) throw conflict(problem.loop);
     await tx.update(parts).set({ replacedById }).where(eq(parts.id, partId));
   });
 }

@@ -11,12 +11,23 @@ import { migrateUnderLock } from './migrateUnderLock';
 import * as coreSchema from './schema';
 import * as catalogSchema from '../catalog/catalogSchema';
 import * as partLinksSchema from '../catalog/partLinksSchema';
+import * as importSchema from '../imports/importSchema';
+import * as inventorySchema from '../inventory/inventorySchema';
+import * as garageSchema from '../garage/garageSchema';
 import { wordSimilarityThreshold } from '../catalog/searchSettings';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
 
-/** Every table Drizzle knows: the shop's core, and the catalog's domain folder. */
-const schema = { ...coreSchema, ...catalogSchema, ...partLinksSchema };
+/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports, garage). */
+export const allTables = {
+  ...coreSchema,
+  ...catalogSchema,
+  ...partLinksSchema,
+  ...inventorySchema,
+  ...importSchema,
+  ...garageSchema,
+};
+const schema = allTables;
 
 /** The Drizzle database, whichever driver is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;

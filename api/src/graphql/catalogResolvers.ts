@@ -1,4 +1,4 @@
-import type { PartResolvers, QueryResolvers, Resolvers } from './generated';
+import type { MutationResolvers, PartResolvers, QueryResolvers, Resolvers } from './generated';
 
 /** The catalog's thin adapters (issue 33): each says which service of api/src/catalog does the work. */
 export const catalogQueries: Pick<
@@ -67,4 +67,28 @@ export const catalogTypes: Pick<
   Model: {
     make: (model, _, { services }) => services.catalog.make(model.makeId),
   },
+};
+
+/** Editing the catalog (admin): a part's fields, and the reference data (brands, categories, vehicles). */
+export const catalogMutations: Pick<
+  MutationResolvers,
+  | 'updatePart'
+  | 'createBrand'
+  | 'renameBrand'
+  | 'createCategory'
+  | 'updateCategory'
+  | 'createMake'
+  | 'createModel'
+  | 'createVehicle'
+> = {
+  updatePart: async (_, { id, patch }, { services, actor }) =>
+    (await services.catalog.updatePart(actor, id, patch)).part,
+  createBrand: (_, { name }, { services, actor }) => services.catalog.createBrand(actor, { name }),
+  renameBrand: (_, { id, name }, { services, actor }) => services.catalog.renameBrand(actor, id, { name }),
+  createCategory: (_, args, { services, actor }) => services.catalog.createCategory(actor, args),
+  // `parentId` left out keeps the category where it is; sent as null moves it to the top.
+  updateCategory: (_, { id, ...change }, { services, actor }) => services.catalog.updateCategory(actor, id, change),
+  createMake: (_, { name }, { services, actor }) => services.catalog.createMake(actor, { name }),
+  createModel: (_, args, { services, actor }) => services.catalog.createModel(actor, args),
+  createVehicle: (_, args, { services, actor }) => services.catalog.createVehicle(actor, args),
 };

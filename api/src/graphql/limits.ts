@@ -30,6 +30,7 @@ import { numberHitLimit } from '../catalog/numberLookup';
 import { facetValueLimit } from '../catalog/catalogQuery';
 import { bodyRefusal } from '../http/requestBody';
 import { maxCartLines } from '../services/cartService';
+import { maxGarageBikes } from '../garage/garageService';
 
 /**
  * Bounds on what one GraphQL request may ask for, checked before anything runs. Every operation is small
@@ -57,8 +58,8 @@ export const queryLimits = {
   /**
    * Lists the server itself keeps short, counted at their bound rather than `listSize`: a part's quantity
    * breaks (maxPriceTiers), a cart's lines and a checkout's orders (maxCartLines), the catalog's lists of brands,
-   * categories, makes, models and vehicles (catalogListCap), a look-up by number (numberHitLimit) and the catalog's
-   * facets (facetValueLimit).
+   * categories, makes, models and vehicles (catalogListCap), a look-up by number (numberHitLimit), a garage's bikes
+   * and its merge's notes (maxGarageBikes), and the catalog's facets (facetValueLimit).
    */
   boundedLists: {
     'Part.priceTiers': maxPriceTiers,
@@ -71,6 +72,8 @@ export const queryLimits = {
     'Query.models': catalogListCap,
     'Query.vehicles': catalogListCap,
     'Query.partsByNumber': numberHitLimit,
+    'Garage.bikes': maxGarageBikes,
+    'GarageMerge.notes': maxGarageBikes,
     'CatalogFacets.categories': facetValueLimit,
     'CatalogFacets.brands': facetValueLimit,
   } as Record<string, number>,

@@ -1,7 +1,10 @@
 import { centsToDollars, nextTier, tierFor } from '@partsyard/common';
 import { AppError } from '../errors';
 import { isPaid } from '../services/ordersService';
-import { catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
+import { importEnums, importJobFields, importMutations, importQueries } from './importResolvers';
+import { catalogMutations, catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
+import { inventoryMutations, inventoryQueries, inventoryTypes } from './inventoryResolvers';
+import { garageMutations, garageQueries, garageTypes } from './garageResolvers';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -16,6 +19,7 @@ export const resolvers: Resolvers = {
   PartNumberKind: { MANUFACTURER: 'manufacturer', OEM: 'oem', INTERCHANGE: 'interchange', EAN: 'ean' },
   FitVerdict: { FITS: 'fits', DOES_NOT_FIT: 'doesNotFit', FITS_WITH_NOTE: 'fitsWithNote' },
   NumberMatch: { EXACT: 'exact', PREFIX: 'prefix' },
+  ...importEnums,
   SearchMatch: { EXACT_NUMBER: 'exactNumber', NUMBER_PREFIX: 'numberPrefix', NAME: 'name', DESCRIPTION: 'description' },
 
   Query: {
@@ -54,6 +58,9 @@ export const resolvers: Resolvers = {
       payments: services.payments.paymentSettings(),
     }),
     ...catalogQueries,
+    ...importQueries,
+    ...inventoryQueries,
+    ...garageQueries,
   },
 
   Mutation: {
@@ -82,13 +89,20 @@ export const resolvers: Resolvers = {
     checkout: (_, { input }, { services, actor, client }) => services.cart.checkout(actor, input, client),
     setPartPricing: (_, args, { services, actor }) => services.parts.setPartPricing(actor, args.id, args),
     sendContactMessage: (_, { input }, { services, client }) => services.contact.sendMessage(input, client),
+    ...importMutations,
+    ...catalogMutations,
+    ...inventoryMutations,
+    ...garageMutations,
   },
+  ImportJob: importJobFields,
 
   Part: {
     price: (part) => centsToDollars(part.priceCents),
     ...catalogPartFields,
   },
   ...catalogTypes,
+  ...inventoryTypes,
+  ...garageTypes,
   PriceTier: {
     price: (tier) => centsToDollars(tier.priceCents),
   },

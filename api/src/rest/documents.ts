@@ -1,5 +1,6 @@
 import { centsToDollars } from '@partsyard/common';
 import { isPaid } from '../services/ordersService';
+import type { StockMovementView } from '../inventory/inventoryService';
 import type { ContactMessageRow, OrderRow, PartRow, PaymentRow, ReviewRow, UserRow } from '../db/schema';
 
 /**
@@ -79,6 +80,19 @@ export const contactDocument = (m: ContactMessageRow) => ({
   phone: m.phone,
   email: m.email,
   message: m.message,
+  createdAt: m.createdAt.toISOString(),
+});
+
+/** A movement of a part's stock history; `actor` is who made it (null once their account is deleted). */
+export const stockMovementDocument = (m: StockMovementView) => ({
+  _id: m.id,
+  partId: m.partId,
+  reason: m.reason,
+  delta: m.delta,
+  before: m.before,
+  after: m.after,
+  note: m.note,
+  actor: m.actor && { name: m.actor.name, email: m.actor.email ?? '' },
   createdAt: m.createdAt.toISOString(),
 });
 

@@ -9,6 +9,7 @@ import type { AccessTokens } from '../identity/accessTokens';
 import type { Services } from '../services';
 import { pageSizes } from '../services/paging';
 import { authorize, needsCaller, type Operation } from '../services/rights';
+import { addImportRoutes } from './importRoutes';
 import { catalogDocument, catalogOf } from './catalogDocuments';
 import { optionalInt, query } from './queryParams';
 import {
@@ -17,10 +18,29 @@ import {
   partDocument,
   paymentDocument,
   reviewDocument,
+  stockMovementDocument,
   userDocument,
 } from './documents';
+import { addGarageRoutes } from './garageRoutes';
 
 type Handler = (req: Request, caller: PendingCaller) => Promise<unknown>;
+
+/** How a route differs from the usual JSON in, JSON out, where any write may change public answers. */
+export interface RouteOptions {
+  /** Reads the body (once the caller is let in) instead of the JSON parser. */
+  readBody?: (req: Request, res: Response) => Promise<void>;
+  /** Whether a call that succeeded may have changed what visitors read (the answer cache); by default any write. */
+  changesPublicAnswers?: boolean;
+  /** Sends the handler's answer instead of res.json. */
+  send?: (res: Response, answer: unknown) => void;
+}
+
+/** A route of the shim, for the domain folders' route files. */
+export type RouteOf = (
+  operation: Operation,
+  handler: Handler,
+  options?: RouteOptions,
+) => (req: Request, res: Response) => Promise<void>;
 
 const inserted = (id: string) => ({ acknowledged: true, insertedId: id });
 const deleted = (count: number) => ({ acknowledged: true, deletedCount: count });
@@ -47,7 +67,7 @@ const numberOf = (value: unknown): number =>
  * a token that was sent but refused answers its own 401 (expired, revoked, deleted account...); no token is a
  * visitor (null). Whether the operation needs a caller, or an admin, is the services' to say.
  */
-const actorOf = async (pending: PendingCaller) => {
+export const actorOf = async (pending: PendingCaller) => {
   const caller = await pending.lookUp();
   if (!caller.actor && caller.authError) throw caller.authError;
   return caller.actor;
@@ -93,12 +113,16 @@ export function createRestRouter(
    * token (401), and a customer at an admin operation (403), are refused before any of the request's input is
    * read: a stranger learns nothing about it by probing, and their body is not even read.
    */
-  const route = (operation: Operation, handler: Handler) => async (req: Request, res: Response) => {
-    const caller = callerOf(req.headers.authorization, tokens, services.users);
-    if (needsCaller(operation)) authorize(operation, await actorOf(caller));
-    await readBody(req, res);
-    res.json(await written(mayWrite(req), () => handler(req, caller)));
-  };
+  const route =
+    (operation: Operation, handler: Handler, options: RouteOptions = {}) =>
+    async (req: Request, res: Response) => {
+      const caller = callerOf(req.headers.authorization, tokens, services.users);
+      if (needsCaller(operation)) authorize(operation, await actorOf(caller));
+      await (options.readBody ?? readBody)(req, res);
+      const answer = await written(options.changesPublicAnswers ?? mayWrite(req), () => handler(req, caller));
+      if (options.send) options.send(res, answer);
+      else res.json(answer);
+    };
 
   // Stripe signs the raw bytes: this route reads its own body, raw (the gateway's signature is its caller).
   router.post('/stripe/webhook', express.raw({ type: '*/*', limit: '1mb' }), async (req, res) => {
@@ -154,6 +178,31 @@ export function createRestRouter(
     route('parts.addPart', async (req, caller) =>
       inserted((await services.parts.addPart(await actorOf(caller), body(req))).id),
     ),
+  );
+  // Editing a part (issue 33 point 5): any of its fields (PartPatch in schema.graphql); its stock by adjustments.
+  router.patch(
+    '/parts/:id',
+    route('catalog.updatePart', async (req, caller) => {
+      const { changed } = await services.catalog.updatePart(await actorOf(caller), param(req, 'id'), body(req));
+      return updated(1, changed ? 1 : 0);
+    }),
+  );
+  router.post(
+    '/parts/:id/stock',
+    route('inventory.adjustStock', async (req, caller) => {
+      const { movement } = await services.inventory.adjustStock(await actorOf(caller), param(req, 'id'), body(req));
+      return { ...inserted(movement.id), before: movement.before, after: movement.after };
+    }),
+  );
+  router.get(
+    '/parts/:id/stock',
+    route('inventory.stockHistory', async (req, caller) => {
+      const { items } = await services.inventory.stockHistory(await actorOf(caller), param(req, 'id'), {
+        offset: optionalInt(query(req, 'offset'), 'offset'),
+        limit: optionalInt(query(req, 'limit'), 'limit') ?? pageSizes.stockHistory.max,
+      });
+      return items.map(stockMovementDocument);
+    }),
   );
   router.delete(
     '/part/:id',
@@ -379,6 +428,9 @@ export function createRestRouter(
       ).items.map(contactDocument),
     ),
   );
+
+  addImportRoutes(router, { services, route, actorOf });
+  addGarageRoutes(router, route, services, actorOf);
 
   router.use((req: Request, res: Response) => {
     res.status(404).json({ message: `No route ${req.method} /api${req.path}` });

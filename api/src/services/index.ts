@@ -5,6 +5,9 @@ import { createRateLimits, type RateLimiter } from '../rateLimits';
 import type { Identity } from '../identity/firebaseIdentity';
 import type { PaymentGateway } from '../payments/paymentGateway';
 import { createCatalogService } from '../catalog/catalogService';
+import { createImportService } from '../imports/importService';
+import { createInventoryService } from '../inventory/inventoryService';
+import { createGarageService } from '../garage/garageService';
 import { actorReader } from './actor';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
@@ -27,6 +30,8 @@ export interface ServiceDeps {
   orderLimits?: OrderLimits;
   /** When an admin overview may be answered again; computed for every request when not given. */
   overviewReuse?: OverviewReuse;
+  /** Told when an import is queued (the import worker of this process runs it soon). */
+  importQueued?: () => void;
 }
 
 /** Every business rule of the shop, once. GraphQL resolvers and REST handlers both call these. */
@@ -46,6 +51,9 @@ export function createServices(deps: ServiceDeps) {
     contact: createContactService(deps.db, rateLimits),
     overview: createOverviewService(deps.db, deps.overviewReuse),
     catalog: createCatalogService(deps.db),
+    imports: createImportService(deps.db, () => deps.importQueued?.()),
+    inventory: createInventoryService(deps.db),
+    garage: createGarageService(deps.db),
   };
 }
 

@@ -16,6 +16,7 @@ export const pageSizes = {
   orders: { fallback: 50, max: 200 },
   users: { fallback: 50, max: 200 },
   contactMessages: { fallback: 50, max: 200 },
+  stockHistory: { fallback: 20, max: 100 },
 } as const;
 
 /** Bounds a page request: offset >= 0, 1 <= limit <= max. Bad values are refused, not silently fixed. */

@@ -20,8 +20,12 @@ import { isId, page, pageOfCountedRows, pageSizes } from './paging';
 /** Image shown for a part added without one (shipped in the web's public files). */
 export const defaultPartImage = '/images/parts/default.svg';
 
-/** The quantity breaks and pack size of a part's input, checked (common/pricing.ts); BAD_USER_INPUT otherwise. */
-function checkPricing(
+/**
+ * The quantity breaks and pack size of a part's input, checked (common/pricing.ts) against its price and minimum
+ * order; BAD_USER_INPUT otherwise. Adding a part, setting its pricing and editing it (catalog/partEditing.ts) all
+ * come here.
+ */
+export function checkPartPricing(
   input: unknown,
   priceCents: number,
   minOrder: number,
@@ -154,7 +158,7 @@ export function createPartsService(db: Db) {
       const result = check(partSchema, input);
       if (!result.ok) throw badInput(result.errors);
       const { name, description, image, price, minOrder, available } = result.value;
-      const pricing = checkPricing(input, dollarsToCents(price), minOrder);
+      const pricing = checkPartPricing(input, dollarsToCents(price), minOrder);
       const [part] = await db
         .insert(parts)
         .values({
@@ -175,7 +179,7 @@ export function createPartsService(db: Db) {
     async setPartPricing(actor: Actor | null, id: string, input: { priceTiers?: unknown; packSize?: unknown }) {
       authorize('parts.setPartPricing', actor);
       const part = await getPart(id);
-      const pricing = checkPricing(input, part.priceCents, part.minOrder);
+      const pricing = checkPartPricing(input, part.priceCents, part.minOrder);
       const [updated] = await db
         .update(parts)
         .set({ priceTiers: pricing.priceTiers, packSize: pricing.packSize })

@@ -65,6 +65,30 @@ export const rights = {
   'catalog.partsByNumber': 'anyone',
   'catalog.catalog': 'anyone', // browsing, facets and the search
   'catalog.setReplacement': 'admin',
+  'imports.start': 'admin',
+  'imports.receive': 'admin',
+  'imports.finish': 'admin',
+  'imports.cancel': 'admin',
+  'imports.job': 'admin',
+  'imports.jobs': 'admin',
+  'imports.rejections': 'admin',
+  'catalog.updatePart': 'admin', // every field of a part but its stock, its numbers and fitment
+  'catalog.createBrand': 'admin',
+  'catalog.renameBrand': 'admin',
+  'catalog.createCategory': 'admin',
+  'catalog.updateCategory': 'admin', // rename, or move in the tree
+  'catalog.createMake': 'admin',
+  'catalog.createModel': 'admin',
+  'catalog.createVehicle': 'admin',
+  'inventory.adjustStock': 'admin',
+  'inventory.stockHistory': 'admin',
+  // A garage is its owner's alone: every operation is about the caller's own (the account the token names), and
+  // none takes another user's id or email, an admin's included.
+  'garage.myGarage': 'signedIn',
+  'garage.addToGarage': 'signedIn',
+  'garage.removeFromGarage': 'signedIn',
+  'garage.setCurrentVehicle': 'signedIn',
+  'garage.mergeGarage': 'signedIn',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;

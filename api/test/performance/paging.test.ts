@@ -1,5 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { getNamedType, isListType, isObjectType, getNullableType, type GraphQLField } from 'graphql';
+import {
+  getNamedType,
+  isListType,
+  isObjectType,
+  getNullableType,
+  type GraphQLField,
+  type GraphQLObjectType,
+} from 'graphql';
 import { buildSchema } from '../../src/app';
 import { queryLimits } from '../../src/graphql/limits';
 import { databaseKinds } from '../support/env';
@@ -19,11 +26,10 @@ const isList = (field: GraphQLField<unknown, unknown>) => isListType(getNullable
 const lists = queryFields.filter((f) => isPage(f) || isList(f));
 const selectionOf = (field: GraphQLField<unknown, unknown>) => {
   const named = getNamedType(field.type);
-  const idOrName = (type: typeof named) =>
-    !isObjectType(type) ? '' : 'id' in type.getFields() ? '{ id }' : '{ __typename }';
-  // A page's items (the catalog's are items of a page, not rows of their own: no id).
-  const items = isObjectType(named) ? named.getFields().items : undefined;
-  return isPage(field) ? `{ items ${items ? idOrName(getNamedType(items.type)) : '{ id }'} total }` : idOrName(named);
+  const scalar = !isObjectType(named) ? '' : 'id' in named.getFields() ? '{ id }' : '{ __typename }';
+  if (!isPage(field)) return scalar;
+  const item = getNamedType((named as GraphQLObjectType).getFields().items.type) as GraphQLObjectType;
+  return `{ items { ${'id' in item.getFields() ? 'id' : '__typename'} } total }`;
 };
 
 /** The largest page of each list, as its limit's message states it. */
@@ -36,6 +42,9 @@ const largest: Record<string, number> = {
   orders: 200,
   users: 200,
   contactMessages: 200,
+  importJobs: 100,
+  importRejections: 500,
+  stockHistory: 100,
 };
 
 /**
@@ -46,10 +55,23 @@ const bounded = Object.keys(queryLimits.boundedLists)
   .filter((key) => key.startsWith('Query.'))
   .map((key) => key.slice('Query.'.length));
 const someId = '00000000-0000-4000-8000-000000000000';
+/** An import the tests' lists of rejected rows read (made in beforeAll). */
+const importId = '00000000-0000-4000-8000-00000000a001';
 const requiredArguments: Record<string, string> = {
-  models: `(makeId: "${someId}")`,
-  vehicles: `(modelId: "${someId}")`,
-  partsByNumber: '(number: "FA185HH")',
+  models: `makeId: "${someId}"`,
+  vehicles: `modelId: "${someId}"`,
+  partsByNumber: 'number: "FA185HH"',
+  importRejections: `id: "${importId}"`,
+  get stockHistory() {
+    return `partId: "${partWithHistory}"`;
+  },
+};
+/** A part whose stock history the tests read (made in beforeAll). */
+let partWithHistory = '';
+/** The field's arguments: those it requires, and `more`. */
+const argumentsOf = (name: string, more?: string) => {
+  const all = [requiredArguments[name], more].filter(Boolean);
+  return all.length ? `(${all.join(', ')})` : '';
 };
 
 describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
@@ -62,6 +84,11 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
       sql`insert into users (email, name, role) values ('admin@paging.test', 'Pager', 'admin') returning id`,
     )) as unknown as { rows: { id: string }[] };
     token = await app.tokenFor({ id: rows[0].id });
+    await app.db.execute(sql`insert into import_jobs (id, kind) values (${importId}, 'fitment')`);
+    const part = (await app.db.execute(
+      sql`insert into parts (name, description, price_cents, min_order, available) values ('Paged', 'd', 100, 1, 5) returning id`,
+    )) as unknown as { rows: { id: string }[] };
+    partWithHistory = part.rows[0].id;
   });
   afterAll(() => app?.close());
 
@@ -78,7 +105,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
     for (const limit of [max + 1, 1_000_000]) {
       app.statements();
       const answer = await app.gql(
-        `query($limit: Int) { ${name}(limit: $limit) ${selectionOf(field)} }`,
+        `query($limit: Int) { ${name}${argumentsOf(name, 'limit: $limit')} ${selectionOf(field)} }`,
         { limit },
         { token },
       );
@@ -94,7 +121,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
       ).toEqual([]);
     }
     const atMax = await app.gql(
-      `query($limit: Int) { ${name}(limit: $limit) ${selectionOf(field)} }`,
+      `query($limit: Int) { ${name}${argumentsOf(name, 'limit: $limit')} ${selectionOf(field)} }`,
       { limit: max },
       { token },
     );
@@ -103,11 +130,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
 
   it.each(lists.map((f) => [f.name, f] as const))('%s reads a bounded number of rows', async (_name, field) => {
     app.statements();
-    const answer = await app.gql(
-      `{ ${field.name}${requiredArguments[field.name] ?? ''} ${selectionOf(field)} }`,
-      {},
-      { token },
-    );
+    const answer = await app.gql(`{ ${field.name}${argumentsOf(field.name)} ${selectionOf(field)} }`, {}, { token });
     expect(answer.errors).toBeUndefined();
     // Counts, and lookups of one row by its key (the caller), are not lists.
     const reads = app
@@ -124,7 +147,15 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
   });
 
   it('the REST lists refuse an over-large limit too', async () => {
-    for (const path of ['/parts', '/reviews', '/orders', '/users', '/contact']) {
+    for (const path of [
+      '/parts',
+      '/reviews',
+      '/orders',
+      '/users',
+      '/contact',
+      '/imports',
+      `/parts/${partWithHistory}/stock`,
+    ]) {
       const res = await fetch(`${app.server.url}/api${path}?limit=1000000`, {
         headers: { authorization: `Bearer ${token}` },
       });

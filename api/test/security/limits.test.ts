@@ -8,6 +8,7 @@ import {
   getOperationAST,
   Kind,
   parse,
+  visit,
   type IntrospectionQuery,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -113,12 +114,24 @@ describe('measuring an operation (before it runs)', () => {
   });
 
   it('every operation the web app sends passes, at the largest pages the services serve', () => {
-    const dir = path.join(root, 'web', 'src', 'graphql');
-    const source = readdirSync(dir)
-      .filter((f) => f.endsWith('.graphql'))
-      .map((f) => readFileSync(path.join(dir, f), 'utf8'))
-      .join('\n');
-    const document = parse(source);
+    // The shared operations (web/src/graphql) and those a feature keeps for its own page (web/src/features/*/).
+    const shared = path.join(root, 'web', 'src', 'graphql');
+    const features = path.join(root, 'web', 'src', 'features');
+    const files = [
+      ...readdirSync(shared).map((f) => path.join(shared, f)),
+      ...readdirSync(features).flatMap((feature) =>
+        readdirSync(path.join(features, feature)).map((f) => path.join(features, feature, f)),
+      ),
+    ].filter((f) => f.endsWith('.graphql'));
+    // As Apollo Client sends them: with `__typename` in every selection below the operation's own (each counts).
+    const document = visit(parse(files.map((f) => readFileSync(f, 'utf8')).join('\n')), {
+      SelectionSet(node, _key, parent) {
+        if (!parent || Array.isArray(parent) || (parent as { kind?: string }).kind === Kind.OPERATION_DEFINITION)
+          return;
+        const typename = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } } as const;
+        return { ...node, selections: [...node.selections, typename] };
+      },
+    });
     const operations = document.definitions.filter(
       (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
     );

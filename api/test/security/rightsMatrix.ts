@@ -77,6 +77,12 @@ const graphql = `
 | Query.models                 | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the models of a make                                    |
 | Query.vehicles               | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the vehicles of a model                                 |
 | Query.partsByNumber          | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | parts by a part number                                  |
+| Query.importJobs             | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every import                                            |
+| Query.importJob              | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import                                               |
+| Query.importRejections       | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import's rejected rows                               |
+| Mutation.startImport         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new import                                            |
+| Mutation.finishImport        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import whose file was sent                           |
+| Mutation.cancelImport        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import whose file was sent                           |
 | Query.catalog                | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the catalog: a page, its total and facets               |
 | Query.category               | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a category by its address name                          |
 | Query.brand                  | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a brand by its address name                             |
@@ -103,6 +109,21 @@ const graphql = `
 | Mutation.mergeCart           | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a visitor's cart, into the caller's own cart            |
 | Mutation.checkout            | 401       | ok       | 400   | 400   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's cart (others check out their own, empty) |
 | Mutation.setPartPricing      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's quantity breaks and pack size                  |
+| Query.stockHistory           | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's stock history                                  |
+| Mutation.updatePart          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's fields (its price)                             |
+| Mutation.adjustStock         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's stock (units received)                         |
+| Mutation.createBrand         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new brand                                             |
+| Mutation.renameBrand         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a brand                                                 |
+| Mutation.createCategory      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new category                                          |
+| Mutation.updateCategory      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a category (renamed)                                    |
+| Mutation.createMake          | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new make of vehicle                                   |
+| Mutation.createModel         | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new model of a make                                   |
+| Mutation.createVehicle       | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new vehicle of a model                                |
+| Query.myGarage               | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own garage                                 |
+| Mutation.addToGarage         | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a vehicle of the catalog, into the caller's own garage  |
+| Mutation.removeFromGarage    | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
+| Mutation.setCurrentVehicle   | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
+| Mutation.mergeGarage         | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a visitor's garage, into the caller's own garage        |
 `;
 
 const rest = `
@@ -114,6 +135,9 @@ const rest = `
 | GET /api/parts/{partId}          | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a part                                                  |
 | POST /api/parts                  | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new part                                              |
 | DELETE /api/part/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part                                                  |
+| PATCH /api/parts/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's fields (its price)                             |
+| POST /api/parts/{id}/stock       | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's stock (units received)                         |
+| GET /api/parts/{id}/stock        | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part's stock history                                  |
 | GET /api/reviews                 | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | the latest reviews                                      |
 | POST /api/reviews                | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part the customer has paid for                        |
 | POST /api/orders                 | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order for the caller of a part in stock              |
@@ -135,7 +159,20 @@ const rest = `
 | DELETE /api/user/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's account                                  |
 | POST /api/contact                | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | a new contact message                                   |
 | GET /api/contact                 | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every contact message                                   |
+| POST /api/imports                | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new import                                            |
+| GET /api/imports                 | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every import                                            |
+| GET /api/imports/{id}            | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import                                               |
+| PUT /api/imports/{id}/chunks/{part} | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the next chunk of an import's file                      |
+| POST /api/imports/{id}/finish    | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import whose file was sent                           |
+| POST /api/imports/{id}/cancel    | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import whose file was sent                           |
+| GET /api/imports/{id}/rejections | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import's rejected rows                               |
+| GET /api/imports/{id}/rejections.csv | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an import's rejected rows, as CSV                       |
 | POST /api/stripe/webhook         | 400       | 400      | 400   | 400   | 400     | 400    | 400  | 400     | 400  | 400     | 400          | a payment_intent.succeeded event, no signature          |
+| GET /api/garage                  | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own garage                                 |
+| PUT /api/garage/current          | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
+| POST /api/garage/merge           | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a visitor's garage, into the caller's own garage        |
+| PUT /api/garage/{vehicleId}      | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a vehicle of the catalog, into the caller's own garage  |
+| DELETE /api/garage/{vehicleId}   | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
 `;
 
 /**
@@ -165,6 +202,20 @@ export const servedBy: Record<string, Operation> = {
   'Query.models': 'catalog.vehicles',
   'Query.vehicles': 'catalog.vehicles',
   'Query.partsByNumber': 'catalog.partsByNumber',
+  'Query.importJobs': 'imports.jobs',
+  'Query.importJob': 'imports.job',
+  'Query.importRejections': 'imports.rejections',
+  'Mutation.startImport': 'imports.start',
+  'Mutation.finishImport': 'imports.finish',
+  'Mutation.cancelImport': 'imports.cancel',
+  'POST /api/imports': 'imports.start',
+  'GET /api/imports': 'imports.jobs',
+  'GET /api/imports/{id}': 'imports.job',
+  'PUT /api/imports/{id}/chunks/{part}': 'imports.receive',
+  'POST /api/imports/{id}/finish': 'imports.finish',
+  'POST /api/imports/{id}/cancel': 'imports.cancel',
+  'GET /api/imports/{id}/rejections': 'imports.rejections',
+  'GET /api/imports/{id}/rejections.csv': 'imports.rejections',
   'Query.catalog': 'catalog.catalog',
   'Query.category': 'catalog.categories',
   'Query.brand': 'catalog.brands',
@@ -176,6 +227,16 @@ export const servedBy: Record<string, Operation> = {
   'Mutation.mergeCart': 'cart.mergeCart',
   'Mutation.checkout': 'orders.checkout',
   'Mutation.setPartPricing': 'parts.setPartPricing',
+  'Query.stockHistory': 'inventory.stockHistory',
+  'Mutation.updatePart': 'catalog.updatePart',
+  'Mutation.adjustStock': 'inventory.adjustStock',
+  'Mutation.createBrand': 'catalog.createBrand',
+  'Mutation.renameBrand': 'catalog.renameBrand',
+  'Mutation.createCategory': 'catalog.createCategory',
+  'Mutation.updateCategory': 'catalog.updateCategory',
+  'Mutation.createMake': 'catalog.createMake',
+  'Mutation.createModel': 'catalog.createModel',
+  'Mutation.createVehicle': 'catalog.createVehicle',
   'Mutation.signIn': 'users.signIn',
   'Mutation.updateProfile': 'users.updateProfile',
   'Mutation.addPart': 'parts.addPart',
@@ -198,6 +259,9 @@ export const servedBy: Record<string, Operation> = {
   'GET /api/parts/{partId}': 'parts.getPart',
   'POST /api/parts': 'parts.addPart',
   'DELETE /api/part/{id}': 'parts.deletePart',
+  'PATCH /api/parts/{id}': 'catalog.updatePart',
+  'POST /api/parts/{id}/stock': 'inventory.adjustStock',
+  'GET /api/parts/{id}/stock': 'inventory.stockHistory',
   'GET /api/reviews': 'reviews.listReviews',
   'POST /api/reviews': 'reviews.addReview',
   'POST /api/orders': 'orders.placeOrder',
@@ -220,6 +284,16 @@ export const servedBy: Record<string, Operation> = {
   'POST /api/contact': 'contact.sendMessage',
   'GET /api/contact': 'contact.listMessages',
   'POST /api/stripe/webhook': 'payments.handleWebhook',
+  'Query.myGarage': 'garage.myGarage',
+  'Mutation.addToGarage': 'garage.addToGarage',
+  'Mutation.removeFromGarage': 'garage.removeFromGarage',
+  'Mutation.setCurrentVehicle': 'garage.setCurrentVehicle',
+  'Mutation.mergeGarage': 'garage.mergeGarage',
+  'GET /api/garage': 'garage.myGarage',
+  'PUT /api/garage/current': 'garage.setCurrentVehicle',
+  'POST /api/garage/merge': 'garage.mergeGarage',
+  'PUT /api/garage/{vehicleId}': 'garage.addToGarage',
+  'DELETE /api/garage/{vehicleId}': 'garage.removeFromGarage',
 };
 
 /**
@@ -246,6 +320,26 @@ export const notByRight: Record<string, Partial<Record<CallerKey, Expected>> & {
     why: "a caller checks out their own cart, and another caller's is empty",
     other: 400,
     admin: 400,
+  },
+  'Mutation.removeFromGarage': {
+    why: "the target is a bike in the customer's own garage: another caller's garage has no such bike",
+    other: 404,
+    admin: 404,
+  },
+  'Mutation.setCurrentVehicle': {
+    why: "the target is a bike in the customer's own garage: another caller's garage has no such bike",
+    other: 404,
+    admin: 404,
+  },
+  'DELETE /api/garage/{vehicleId}': {
+    why: "the target is a bike in the customer's own garage: another caller's garage has no such bike",
+    other: 404,
+    admin: 404,
+  },
+  'PUT /api/garage/current': {
+    why: "the target is a bike in the customer's own garage: another caller's garage has no such bike",
+    other: 404,
+    admin: 404,
   },
   'POST /api/stripe/webhook': {
     why: "the gateway's signature decides, and this request has none",

@@ -112,6 +112,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     orders: generousOrderLimits,
     // No timer: a sweep changing rows between a test's reads would be noise; tests run the sweeps themselves.
     sweepIntervalMs: null,
+    importStaleAfterMs: 60_000,
     // No SMTP server: mail stays in the outbox unless a test starts one (api/test/mail.test.ts).
     mail: { smtpUrl: undefined, from: 'PartsYard <orders@partsyard.test>', pollIntervalMs: null },
     http: defaultHttpTimeouts,

@@ -5,6 +5,7 @@ import { Header } from '../components/Header';
 import { useAuth } from '../lib/auth';
 import { EmailVerificationNotice } from '../features/auth/EmailVerificationNotice';
 import { CartMerger } from '../features/cart/CartMerger';
+import { GarageProvider } from '../features/garage/GarageProvider';
 import { usePageMeta } from '../lib/pageMeta';
 import { onSessionExpired } from '../lib/session';
 
@@ -88,21 +89,23 @@ function SkipLink() {
   );
 }
 
-/** Skip link, header, page, footer. */
+/** Skip link, header, page, footer; My garage around them all (the header's button, the catalog's chip). */
 export function RootLayout() {
   return (
-    <div className="flex min-h-screen flex-col">
-      <SkipLink />
-      <ScrollOnNavigate />
-      <SessionExpiredRedirect />
-      <CartMerger />
-      <PageMeta />
-      <Header />
-      <EmailVerificationNotice />
-      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
-        <Outlet />
-      </main>
-      <Footer />
-    </div>
+    <GarageProvider>
+      <div className="flex min-h-screen flex-col">
+        <SkipLink />
+        <ScrollOnNavigate />
+        <SessionExpiredRedirect />
+        <CartMerger />
+        <PageMeta />
+        <Header />
+        <EmailVerificationNotice />
+        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+          <Outlet />
+        </main>
+        <Footer />
+      </div>
+    </GarageProvider>
   );
 }

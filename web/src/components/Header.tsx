@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useAuth } from '../lib/auth';
 import { useHydrated } from '../lib/hydration';
 import { CartBadge } from './cart/CartBadge';
+import { GarageButton } from './garage/GarageButton';
 import { Brand } from './Brand';
 import { Modal } from './Modal';
 
@@ -201,7 +202,7 @@ function MobileMenu() {
   );
 }
 
-/** Brand, top navigation (hidden on small screens, in the drawer there), and the account menu. */
+/** Brand, top navigation (hidden on small screens, in the drawer there), My garage, the cart and the account menu. */
 export function Header() {
   return (
     <header className="sticky top-0 z-40 border-b border-base-300 bg-base-100">
@@ -214,6 +215,7 @@ export function Header() {
           <NavItems className="flex gap-8" />
         </nav>
         <div className="navbar-end gap-1">
+          <GarageButton />
           <CartBadge />
           <AccountMenu />
         </div>

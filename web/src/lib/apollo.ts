@@ -7,7 +7,15 @@ import { expireSession, getAccessToken, renewSession } from './session';
  * so browsers and proxies may keep the server's answer as long as its Cache-Control allows. Apollo Server's
  * CSRF prevention takes a GET only with a header a plain cross-site request cannot send.
  */
-export const publicQueries = new Set(['ClientSettings', 'HomeData', 'Catalog', 'Part']);
+export const publicQueries = new Set([
+  'ClientSettings',
+  'HomeData',
+  'Catalog',
+  'Part',
+  'PickerMakes',
+  'PickerModels',
+  'PickerVehicles',
+]);
 
 const authLink = setContext(({ operationName }, { headers }: { headers?: Record<string, string> }) => {
   if (publicQueries.has(operationName ?? '')) {

@@ -152,6 +152,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     photoURL: u.photoURL ?? '',
   });
 
+  /** Signed in as this Firebase account (its session is established): renewals exchange its ID tokens. */
+  const enter = useCallback((fbUser: import('firebase/auth').User, shown?: AuthUser) => {
+    firebaseUser.current = fbUser;
+    firebaseUserKnown.current.resolve();
+    setUser(shown ?? toUser(fbUser));
+    setStatus('signedIn');
+  }, []);
+
   /**
    * Makes sure we hold an access token for this Firebase account, saving the profile on the way (spec §4): the
    * form's fields (`profile`, sign-up) or Firebase's. `again`: exchange even when a token of this account is
@@ -229,10 +237,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
         try {
           await establish(fbUser);
-          firebaseUser.current = fbUser;
-          firebaseUserKnown.current.resolve();
-          setUser(toUser(fbUser));
-          setStatus('signedIn');
+          enter(fbUser);
         } catch {
           await fb.signOut(auth);
         }
@@ -250,7 +255,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       cancelled = true;
       unsubscribe();
     };
-  }, [settings, sdkRequests, establish]);
+  }, [settings, sdkRequests, establish, enter]);
 
   /** The SDK, loading it first if this visitor has not needed it yet. */
   const ready = useCallback((): Promise<Sdk> => {
@@ -350,9 +355,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const { fb, auth } = await ready();
         const credential = await fb.signInWithEmailAndPassword(auth, email, password);
         await establish(credential.user);
-        firebaseUser.current = credential.user;
-        setUser(toUser(credential.user));
-        setStatus('signedIn');
+        enter(credential.user);
       },
       async signup(name, email, password) {
         const { fb, auth } = await ready();
@@ -374,9 +377,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           throw error;
         }
         signingUp.current = false;
-        firebaseUser.current = credential.user;
-        setUser({ ...toUser(credential.user), displayName: name });
-        setStatus('signedIn');
+        enter(credential.user, { ...toUser(credential.user), displayName: name });
       },
       async loginWithGoogle(account) {
         const { fb, auth } = await ready();
@@ -387,9 +388,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
             )
           : await fb.signInWithPopup(auth, new fb.GoogleAuthProvider());
         await establish(credential.user);
-        firebaseUser.current = credential.user;
-        setUser(toUser(credential.user));
-        setStatus('signedIn');
+        enter(credential.user);
       },
       logout,
       async sendVerificationEmail() {
@@ -407,7 +406,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         return current.emailVerified;
       },
     }),
-    [status, user, ready, establish, logout],
+    [status, user, ready, establish, enter, logout],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -1,6 +1,7 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
+import { Link } from 'react-router-dom';
 import { useDebouncedCallback } from 'use-debounce';
 import { BusyButton } from '../../components/BusyButton';
 import { Modal } from '../../components/Modal';
@@ -205,7 +206,14 @@ export default function ManagePartsPage() {
                 {part.available}
               </Cell>
               <Cell label="">
-                <span className="ml-auto flex gap-2">
+                <span className="ml-auto flex flex-wrap gap-2">
+                  <Link
+                    to={`/dashboard/manage-parts/${part.id}`}
+                    className="btn btn-primary btn-sm"
+                    aria-label={`Edit ${part.name}`}
+                  >
+                    Edit
+                  </Link>
                   <button type="button" className="btn btn-outline btn-sm" onClick={() => setPricingOf(part)}>
                     Pricing<span className="sr-only"> of {part.name}</span>
                   </button>

@@ -14,6 +14,7 @@ const admins = [
   { to: '/dashboard/all-orders', label: 'Manage All Orders' },
   { to: '/dashboard/add-parts', label: 'Add A Part' },
   { to: '/dashboard/manage-parts', label: 'Manage Parts' },
+  { to: '/dashboard/imports', label: 'Import Catalog' },
   { to: '/dashboard/messages', label: 'Messages' },
 ];
 

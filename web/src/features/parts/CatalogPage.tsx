@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams, type SetURLSearchParams } from 'react-router-dom';
 import { useDebouncedCallback } from 'use-debounce';
+import { CurrentBikeChip } from '../../components/garage/CurrentBikeChip';
 import { firstRowCards, PartCard, PartCardSkeleton, partGridClass } from '../../components/PartCard';
 import { useCatalogQuery } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
@@ -122,6 +123,9 @@ export default function CatalogPage() {
         <div>
           <h1 className="text-3xl font-extrabold sm:text-4xl">All Parts</h1>
           <p className="mt-2 text-gray-600">Every part we stock, sold in bulk from its minimum order.</p>
+          <div className="mt-4">
+            <CurrentBikeChip />
+          </div>
         </div>
         <form
           role="search"
