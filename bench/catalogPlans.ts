@@ -191,10 +191,10 @@ async function main() {
 
     // Full text beside trigrams: the same words, with and without a typo (an index of each, built here).
     await pool.query(
-      `create index plans_fts_idx on parts using gin (to_tsvector('simple', name || ' ' || description))`,
+      `create index if not exists plans_fts_idx on parts using gin (to_tsvector('simple', name || ' ' || description))`,
     );
     await pool.query('analyze parts');
-    console.log('## full text (to_tsvector simple, GIN) beside trigrams (parts_search_trgm_idx, %> per word)');
+    console.log('## full text (to_tsvector simple, GIN) beside trigrams (parts_search_trgm_idx, each word)');
     for (const words of [['brake', 'pads'], ['brke', 'pads'], ['sintered'], ['sintred']]) {
       const time = async (query: string, values: unknown[]) => {
         const ms: number[] = [];
@@ -211,11 +211,17 @@ async function main() {
         `select count(*) as n from parts where to_tsvector('simple', name || ' ' || description) @@ plainto_tsquery('simple', $1)`,
         [words.join(' ')],
       );
+      const asWritten = await time(
+        `select count(*) as n from parts where ${words.map((_, i) => `lower(name || ' ' || description) like '%' || $${i + 1} || '%'`).join(' and ')}`,
+        words,
+      );
       const trigram = await time(
         `select count(*) as n from parts where ${words.map((_, i) => `lower(name || ' ' || description) %> $${i + 1}`).join(' and ')}`,
         words,
       );
-      console.log(`- "${words.join(' ')}": full text ${fts}; trigrams ${trigram}`);
+      console.log(
+        `- "${words.join(' ')}": full text ${fts}; as written (like) ${asWritten}; with typos (%>) ${trigram}`,
+      );
     }
   } finally {
     await database.close();

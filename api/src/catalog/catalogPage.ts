@@ -60,7 +60,8 @@ export async function catalogPage(
   const set = searched?.set ?? partSetOf(filter);
   // A search's indexes lead, each part asked whether it fits the vehicle; browsing reads the vehicle's parts,
   // unless they are over the bound (the busiest bikes): its page is then read by name, each part asked.
-  const summary = once(() => summarise(db, set, searched ? 'probe' : 'fromVehicle'));
+  const known = searched?.summary;
+  const summary = once(async () => known ?? summarise(db, set, searched ? 'probe' : 'fromVehicle'));
   let found: CatalogItem[];
   if (filter.search && searched) found = await searchPage(db, filter.search, searched, bounds);
   else {

@@ -1,6 +1,7 @@
 import { catalogCountText } from '@partsyard/common';
 import { asc, inArray, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../db/database';
+import { escapeLike } from '../db/likePattern';
 import { parts, type PartRow } from '../db/schema';
 import type { Page } from '../services/paging';
 import { brands, type BrandRow, type CategoryRow } from './catalogSchema';
@@ -25,7 +26,7 @@ export interface PartSet {
   brandId: string | null;
   inStock: boolean;
   /** A search: its words (each must match name or description) or the parts its number found. Null: browsing. */
-  search: { words: string[]; numberIds: string[] } | null;
+  search: { words: string[]; numberIds: string[]; typos: boolean } | null;
 }
 
 export const partSetOf = (filter: CatalogFilter, search: PartSet['search'] = null): PartSet => ({
@@ -38,6 +39,17 @@ export const partSetOf = (filter: CatalogFilter, search: PartSet['search'] = nul
 
 /** The text a search matches a part by (the expression of the trigram index parts_search_trgm_idx). */
 export const searchDocument = (alias: string) => sql.raw(`lower(${alias}.name || ' ' || ${alias}.description)`);
+
+/**
+ * Whether `text` (lower case, `alias.name` or the search document) holds `word`: as written (`like '%word%'`,
+ * escaped), or with typos (`%>`: word similarity at least the session's threshold). Both read the trigram index.
+ * `like` reads it only by the trigrams inside the word (three letters or digits in a row: `%ab%` or `%a-b%` have
+ * none, and would read the whole index), so a word without three in a row is matched by similarity always, whose
+ * trigrams are padded at the word's start ("m8" finds "M8 bolt").
+ */
+export function holdsWord(text: SQL, word: string, typos: boolean): SQL {
+  return typos || !/[a-z0-9]{3}/.test(word) ? sql`${text} %> ${word}` : sql`${text} like ${`%${escapeLike(word)}%`}`;
+}
 
 /**
  * How the vehicle's parts are read (docs/catalog.md, "Measured plans"):
@@ -57,8 +69,8 @@ export type VehicleWay = 'fromVehicle' | 'probe';
  *   numbers still find its replacement;
  * - with a vehicle: a fitment row for it, or universal (read as `way` says);
  * - the category and those below it, the brand, in stock;
- * - a search: every word typo-tolerant in name or description (`%>`: word similarity, parts_search_trgm_idx), or
- *   one of the parts its number found.
+ * - a search: every word in name or description (parts_search_trgm_idx), as written or, for a search whose words
+ *   as written match nothing, typo-tolerant (`holdsWord`); or one of the parts its number found.
  */
 export function inPartSet(
   alias: string,
@@ -83,12 +95,12 @@ export function inPartSet(
   if (set.brandId) conditions.push(sql`${p}.brand_id = ${set.brandId}::uuid`);
   if (set.inStock) conditions.push(sql`${p}.available > 0`);
   if (set.search) {
-    const { words, numberIds } = set.search;
+    const { words, numberIds, typos } = set.search;
     const matched: SQL[] = [];
     if (words.length) {
       matched.push(
         sql`(${sql.join(
-          words.map((word) => sql`${searchDocument(alias)} %> ${word}`),
+          words.map((word) => holdsWord(searchDocument(alias), word, typos)),
           sql` and `,
         )})`,
       );

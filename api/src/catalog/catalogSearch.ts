@@ -4,7 +4,15 @@ import { escapeLike } from '../db/likePattern';
 import { parts, type PartRow } from '../db/schema';
 import type { Page } from '../services/paging';
 import { idList, type CatalogFilter, type SearchText } from './catalogFilter';
-import { catalogCountBound, inPartSet, partSetOf, type PartSet } from './catalogQuery';
+import {
+  catalogCountBound,
+  holdsWord,
+  inPartSet,
+  partSetOf,
+  summarise,
+  type PartSet,
+  type SetSummary,
+} from './catalogQuery';
 import { numberHitLimit, partsByNumber, type NumberHit } from './numberLookup';
 
 /**
@@ -34,10 +42,17 @@ export interface SearchSet {
 
 /**
  * Runs the number tiers (at most `numberHitLimit` hits, each part once) and keeps the hits the filter lets in: with
- * a vehicle, only those that fit it. Their parts and every part whose name and description match the words make
- * the search's set.
+ * a vehicle, only those that fit it. Their parts and every part whose name and description hold the words make
+ * the search's set: the words as written (`like`, whose index recheck is cheap), and only when those match no
+ * part and no number matched whole, with typos (word similarity, which costs some ten times more a part: docs/catalog.md, "Search"), as
+ * search engines turn typo tolerance on when the exact words find nothing. `summarise` of the set as written
+ * decides, and is the search's summary when it stands.
  */
-export async function searchSet(db: DbOrTx, filter: CatalogFilter, search: SearchText): Promise<SearchSet> {
+export async function searchSet(
+  db: DbOrTx,
+  filter: CatalogFilter,
+  search: SearchText,
+): Promise<SearchSet & { summary: SetSummary | null }> {
   const found = search.mayBeNumber ? await partsByNumber(db, search.text) : [];
   let numberHits = found;
   if (found.length) {
@@ -49,8 +64,17 @@ export async function searchSet(db: DbOrTx, filter: CatalogFilter, search: Searc
     const allowed = new Set(rows.map((row) => row.id));
     numberHits = found.filter((hit) => allowed.has(hit.part.id));
   }
-  const set = partSetOf(filter, { words: search.words, numberIds: numberHits.map((hit) => hit.part.id) });
-  return { set, numberHits };
+  const numberIds = numberHits.map((hit) => hit.part.id);
+  const asWritten = partSetOf(filter, { words: search.words, numberIds, typos: false });
+  if (!search.words.length) return { set: asWritten, numberHits, summary: null };
+  const summary = await summarise(db, asWritten, 'probe');
+  // The number hits are in the set whatever their words: more parts than those means some words matched. A number
+  // found whole is what was meant: no typos are looked for beside it.
+  const exactNumber = numberHits.some((hit) => hit.match === 'exact');
+  if (exactNumber || summary.total.isLowerBound || summary.total.count > numberIds.length) {
+    return { set: asWritten, numberHits, summary };
+  }
+  return { set: partSetOf(filter, { words: search.words, numberIds, typos: true }), numberHits, summary: null };
 }
 
 const quoted = (text: string) => `"${text}"`;
@@ -83,7 +107,8 @@ export async function searchPage(db: DbOrTx, search: SearchText, searched: Searc
   if (textLimit === 0 || !search.words.length) return items;
   const textOffset = Math.max(0, bounds.offset - numbered.length);
 
-  const textOnly: PartSet = { ...set, search: { words: search.words, numberIds: [] } };
+  const typos = set.search?.typos ?? false;
+  const textOnly: PartSet = { ...set, search: { words: search.words, numberIds: [], typos } };
   const numberIds = set.search?.numberIds ?? [];
   const phrase = `%${escapeLike(search.text.toLowerCase())}%`;
   // The whole text in the name (parts_name_trgm_idx) apart, so that the best matches are candidates however many
@@ -113,13 +138,17 @@ export async function searchPage(db: DbOrTx, search: SearchText, searched: Searc
     sql`, `,
   );
   const nameMatches = sql.join(
-    search.words.map((word) => sql`lower(c.name) %> ${word}`),
+    search.words.map((word) => holdsWord(sql.raw('lower(c.name)'), word, typos)),
     sql` and `,
   );
+  // With typos, the closest first (word similarity, computed for the candidates alone); as written, the names
+  // holding every word, then by name.
+  const closest = typos
+    ? sql`word_similarity(${text}, lower(c.name)) desc, word_similarity(${text}, lower(c.name || ' ' || c.description)) desc`
+    : sql`name_matches desc`;
   const query = sql`select ${columns}, c.in_name, (${nameMatches}) as name_matches
     from (${sql.join(branches, sql` union all `)}) c
-    order by c.in_name desc, word_similarity(${text}, lower(c.name)) desc,
-      word_similarity(${text}, lower(c.name || ' ' || c.description)) desc, c.name, c.id
+    order by c.in_name desc, ${closest}, c.name, c.id
     limit ${textLimit} offset ${textOffset}`;
   const rows = await lightStatement<{ part: PartRow; inName: boolean; nameMatches: boolean }>(
     undefined,

@@ -292,6 +292,14 @@ describe.each(databaseKinds)('the catalog: filters, facets and search on %s', (k
       ['Drive Chain 520', 'NAME'],
       ['Drive Chain 520, earlier design', 'NAME'],
     ]);
+    // Typo tolerance when the words as written find nothing: "chainn" is "chain".
+    const doubled = await catalog({ categoryId: c.top.id, search: 'chainn' });
+    expect(names(doubled)).toEqual(names(described));
+    expect(doubled.items.map((i) => i.reason)).toEqual([
+      'Name matches "chainn"',
+      'Name matches "chainn"',
+      'Name matches "chainn"',
+    ]);
     const wet = await catalog({ categoryId: c.top.id, search: 'wet weathr' });
     expect(wet.items.map((i) => [i.part.name, i.match, i.reason])).toEqual([
       ['Sintered Front Brake Pads', 'DESCRIPTION', 'Description matches "wet weathr"'],
