@@ -1,9 +1,9 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { badInput } from '../errors';
 import type { PendingCaller } from '../http/caller';
 import type { Actor } from '../services/actor';
 import { importLimits, type ImportJobView } from '../imports/importService';
 import type { Services } from '../services';
+import { optionalInt, query } from './queryParams';
 import type { RouteOf } from './restRouter';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -38,15 +38,6 @@ const rawBody = (req: Request, res: Response) =>
   );
 
 const param = (req: Request, name: string): string => String(req.params[name] ?? '');
-const query = (req: Request, name: string): string | undefined =>
-  typeof req.query[name] === 'string' ? req.query[name] : undefined;
-const optionalInt = (value: string | undefined, field: string): number | undefined => {
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n)) throw badInput({ [field]: 'Must be a whole number' });
-  return n;
-};
-
 /**
  * The imports under /api (docs/imports.md): start, send the file in chunks, finish, follow, cancel, and read the
  * rejected rows (JSON pages, or all of them as CSV). None of it changes what visitors read until a job is applied
