@@ -62,8 +62,16 @@ describe('the API client', () => {
     expect(sent[0].body).toBeUndefined();
   });
 
-  it('names the home data, catalog, part and client settings queries public, and nothing else', () => {
-    expect([...publicQueries].sort()).toEqual(['Catalog', 'ClientSettings', 'HomeData', 'Part']);
+  it("names the home data, catalog, part, client settings and vehicle picker's queries public, and nothing else", () => {
+    expect([...publicQueries].sort()).toEqual([
+      'Catalog',
+      'ClientSettings',
+      'HomeData',
+      'Part',
+      'PickerMakes',
+      'PickerModels',
+      'PickerVehicles',
+    ]);
   });
 
   it("sends other queries and every mutation as POST with the user's access token", async () => {
