@@ -139,6 +139,12 @@ const config: CodegenConfig = {
             documents: 'web/src/features/garage/picker.graphql',
             ...reactHooks,
           },
+          // The part page's own (its details, the fit for the current bike, the bikes it fits), for its chunk; the
+          // shared fragments too, which its query spreads (what it does not use is left out of the bundle).
+          'web/src/generated/partPage.tsx': {
+            documents: ['web/src/features/parts/partPage.graphql', `${webOperations}/fragments.graphql`],
+            ...reactHooks,
+          },
         }
       : {}),
   },

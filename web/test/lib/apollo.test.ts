@@ -62,12 +62,15 @@ describe('the API client', () => {
     expect(sent[0].body).toBeUndefined();
   });
 
-  it("names the home data, catalog, part, client settings and vehicle picker's queries public, and nothing else", () => {
+  it("names the home data, catalog, part (its page's details, fit and fitment too), client settings and vehicle picker's queries public, and nothing else", () => {
     expect([...publicQueries].sort()).toEqual([
       'Catalog',
       'ClientSettings',
       'HomeData',
       'Part',
+      'PartDetails',
+      'PartFit',
+      'PartFitment',
       'PickerMakes',
       'PickerModels',
       'PickerVehicles',

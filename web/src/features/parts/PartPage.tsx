@@ -3,16 +3,39 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { PartNotFound, ShoppingFact, ShoppingPartSummary } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
-import { usePartQuery } from '../../generated/graphql';
+import { usePartDetailsQuery } from '../../generated/partPage';
 import { setPageMeta } from '../../lib/pageMeta';
 import { AddToCartForm } from '../../components/cart/AddToCart';
 import { PriceBreaks } from '../../components/cart/PriceBreaks';
 import { smallestOrder } from '../../lib/cart/useCart';
+import { PartFacts } from './PartFacts';
+import { PartFit } from './PartFit';
+import { PartFitmentList } from './PartFitmentList';
 
-/** One part, public: what the catalog's card says in full, and the way to order it. */
+/** A part replaced by a newer one: said first, with the way to the replacement. */
+function ReplacedBy({ replacement }: { replacement: { id: string; name: string; sku: string } }) {
+  return (
+    <div className="alert alert-warning flex-col items-start gap-1" data-testid="replaced-by">
+      <p className="text-base font-bold [overflow-wrap:anywhere]">
+        Replaced by{' '}
+        <Link to={`/parts/${replacement.id}`} className="link">
+          {replacement.name}
+        </Link>
+      </p>
+      <p className="text-sm">
+        This is an earlier design. Its numbers still find it, but order the replacement (SKU {replacement.sku}).
+      </p>
+    </div>
+  );
+}
+
+/**
+ * One part, public: what the catalog's card says in full (brand, category, numbers, a replacement), whether it fits
+ * the current bike, the bikes it fits, and the way to order it.
+ */
 export default function PartPage() {
   const { partId = '' } = useParams();
-  const { data, loading, error } = usePartQuery({ variables: { id: partId } });
+  const { data, loading, error } = usePartDetailsQuery({ variables: { id: partId } });
   const part = data?.part;
   const [amount, setAmount] = useState(0);
   useEffect(() => {
@@ -22,38 +45,51 @@ export default function PartPage() {
   if (loading && !data) return <Spinner centered />;
   if (!part) return <PartNotFound error={error} backTo="/parts" backLabel="Browse parts" />;
   return (
-    <section className="mx-auto grid max-w-5xl gap-8 px-4 py-10 md:grid-cols-[2fr_3fr]">
-      <ShoppingPartSummary image={part.image} name={part.name} className="self-start" heading="h1">
-        <p className="text-2xl font-bold text-primary">
-          {formatDollars(part.price)}
-          <span className="ml-1 text-sm font-normal text-gray-600">per unit</span>
-        </p>
-        <ShoppingFact label="Minimum Order">{part.minOrder}</ShoppingFact>
-        <ShoppingFact label="Available">{part.available}</ShoppingFact>
-        <PriceBreaks part={part} amount={amount || smallestOrder(part)} />
-      </ShoppingPartSummary>
-      <div className="card self-start bg-base-100 shadow-md">
-        <div className="card-body gap-4">
-          <h2 className="card-title">About this part</h2>
-          <p className="leading-relaxed text-gray-700">{part.description}</p>
-          <p className="text-sm text-gray-700">
-            Sold in bulk: every order is at least {part.minOrder} units, and at most the {part.available} in stock.
+    <div className="mx-auto flex max-w-5xl flex-col gap-8 px-4 py-10">
+      <section className="grid gap-8 md:grid-cols-[2fr_3fr]">
+        <ShoppingPartSummary image={part.image} name={part.name} className="self-start" heading="h1">
+          {part.brand && <p className="text-sm font-semibold text-gray-700">{part.brand.name}</p>}
+          <p className="text-2xl font-bold text-primary">
+            {formatDollars(part.price)}
+            <span className="ml-1 text-sm font-normal text-gray-600">per unit</span>
           </p>
-          {part.available >= part.minOrder && <AddToCartForm part={part} onAmountChange={setAmount} />}
-          <div className="card-actions">
-            {part.available >= part.minOrder ? (
-              <Link to={`/purchase/${part.id}`} className="btn btn-primary">
-                Purchase
-              </Link>
-            ) : (
-              <p className="font-semibold">Out of stock for now.</p>
-            )}
-            <Link to="/parts" className="btn btn-outline">
-              All parts
-            </Link>
+          <ShoppingFact label="Minimum Order">{part.minOrder}</ShoppingFact>
+          <ShoppingFact label="Available">{part.available}</ShoppingFact>
+          <PriceBreaks part={part} amount={amount || smallestOrder(part)} />
+        </ShoppingPartSummary>
+        <div className="flex min-w-0 flex-col gap-8">
+          {part.replacedBy && <ReplacedBy replacement={part.replacedBy} />}
+          <div className="card bg-base-100 shadow-md">
+            <div className="card-body gap-4">
+              <PartFit partId={part.id} universal={part.universal} />
+            </div>
+          </div>
+          <div className="card bg-base-100 shadow-md">
+            <div className="card-body gap-4">
+              <h2 className="card-title">About this part</h2>
+              <p className="leading-relaxed text-gray-700">{part.description}</p>
+              <PartFacts part={part} />
+              <p className="text-sm text-gray-700">
+                Sold in bulk: every order is at least {part.minOrder} units, and at most the {part.available} in stock.
+              </p>
+              {part.available >= part.minOrder && <AddToCartForm part={part} onAmountChange={setAmount} />}
+              <div className="card-actions">
+                {part.available >= part.minOrder ? (
+                  <Link to={`/purchase/${part.id}`} className="btn btn-primary">
+                    Purchase
+                  </Link>
+                ) : (
+                  <p className="font-semibold">Out of stock for now.</p>
+                )}
+                <Link to="/parts" className="btn btn-outline">
+                  All parts
+                </Link>
+              </div>
+            </div>
           </div>
         </div>
-      </div>
-    </section>
+      </section>
+      <PartFitmentList partId={part.id} universal={part.universal} />
+    </div>
   );
 }
