@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Database } from '../src/db/database';
+import express from 'express';
+import { serveWebApp } from '../src/http/webApp';
 import { startServer } from '../src/server';
 import { openTestDatabase } from './support/pgliteTemplate';
 import { startTestApp, testConfig, type TestApp } from './support/testApp';
@@ -296,6 +298,17 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
       admin.token,
     );
     partId = added.data?.addPart.id ?? '';
+    // A category and one below it: both have pages (/categories/<slug>) for crawlers to find.
+    const top = await app.gql<{ createCategory: { id: string } }>(
+      'mutation { createCategory(name: "Brakes") { id } }',
+      {},
+      admin.token,
+    );
+    await app.gql(
+      'mutation($parent: ID) { createCategory(name: "Brake pads", parentId: $parent) { id } }',
+      { parent: top.data?.createCategory.id },
+      admin.token,
+    );
   });
   afterAll(async () => {
     await app?.close();
@@ -326,13 +339,23 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
     expect(text).toContain(`Sitemap: ${app.url}/sitemap.xml`);
   });
 
-  it('the sitemap lists the public pages and every part, and no signed-in page', async () => {
+  it("the sitemap lists the public pages, every category's page and every part, and no signed-in page", async () => {
     const res = await fetch(`${app.url}/sitemap.xml`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
     const xml = await res.text();
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1].slice(app.url.length));
-    expect(locs).toEqual(['/', '/parts', '/portfolio', '/blog', '/login', '/signup', `/parts/${partId}`]);
+    expect(locs).toEqual([
+      '/',
+      '/parts',
+      '/portfolio',
+      '/blog',
+      '/login',
+      '/signup',
+      '/categories/brake-pads',
+      '/categories/brakes',
+      `/parts/${partId}`,
+    ]);
   });
 
   it.each([
@@ -418,6 +441,71 @@ function bootData(html: string): { landing: Record<string, string[]>; chunks: st
   if (!json) throw new Error('the page has no #partsyard-boot data');
   return JSON.parse(json) as ReturnType<typeof bootData>;
 }
+
+describe('the sitemap within 50,000 addresses', () => {
+  /** The sitemap of a shop with `categoryCount` categories and `partCount` parts (no database: the counts alone). */
+  async function sitemapOf(categoryCount: number, partCount: number) {
+    const asked: { categories?: number; parts?: number } = {};
+    const app = express();
+    serveWebApp(
+      app,
+      path.join(os.tmpdir(), 'partsyard-no-dist'),
+      {
+        getPart: () => Promise.reject(new Error('not asked')),
+        partsForSitemap: async (limit) => {
+          asked.parts = limit;
+          return Array.from({ length: Math.min(limit, partCount) }, (_, i) => ({
+            id: `p${i}`,
+            createdAt: new Date('2026-01-02T00:00:00Z'),
+          }));
+        },
+      },
+      {
+        categoriesForSitemap: async (limit) => {
+          asked.categories = limit;
+          return Array.from({ length: Math.min(limit, categoryCount) }, (_, i) => ({ slug: `c${i}` }));
+        },
+      },
+    );
+    const server = app.listen(0);
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const xml = await (await fetch(`http://127.0.0.1:${port}/sitemap.xml`)).text();
+      const locs = [...xml.matchAll(/<loc>[^<]*\/(categories|parts)\/[^<]+<\/loc>/g)].map((m) => m[1]);
+      return {
+        total: xml.match(/<url>/g)?.length ?? 0,
+        categories: locs.filter((l) => l === 'categories').length,
+        parts: locs.filter((l) => l === 'parts').length,
+        asked,
+      };
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('lists every category and every part when they fit', async () => {
+    const map = await sitemapOf(30, 1_000);
+    expect([map.categories, map.parts]).toEqual([30, 1_000]);
+  });
+
+  it('keeps all of it (pages, categories, parts) within 50,000 addresses: the parts get the room the categories leave', async () => {
+    const staticPages = (await sitemapOf(0, 0)).total;
+    expect(staticPages).toBeGreaterThan(0);
+    const map = await sitemapOf(2_000, 60_000);
+    expect(map.total).toBe(50_000);
+    expect(map.categories).toBe(2_000);
+    expect(map.parts).toBe(50_000 - staticPages - 2_000);
+    // Never more asked of the database than there is room for.
+    expect(map.asked.parts).toBe(map.parts);
+  });
+
+  it('asks no part at all when the categories alone fill it', async () => {
+    const map = await sitemapOf(60_000, 10);
+    expect([map.total, map.parts]).toEqual([50_000, 0]);
+    expect(map.asked.parts).toBeUndefined();
+  });
+});
 
 describe('the built playground (web/dist)', () => {
   const webDist = path.join(root, 'web', 'dist');

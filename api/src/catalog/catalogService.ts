@@ -139,6 +139,9 @@ export function createCatalogService(db: Db) {
     catalog: (filter: CatalogFilterInput | null | undefined, args: { offset?: number | null; limit?: number | null }) =>
       catalogPage(db, filter, args),
 
+    /** The address names of the categories (by name in addresses), at most `limit`: their pages, for the sitemap. */
+    categoriesForSitemap: async (limit: number): Promise<{ slug: string }[]> =>
+      db.select({ slug: categories.slug }).from(categories).orderBy(asc(categories.slug)).limit(limit),
     /** A category by its address name, or null. */
     categoryBySlug: async (slug: string) =>
       isSlug(slug) ? ((await db.select().from(categories).where(eq(categories.slug, slug)))[0] ?? null) : null,

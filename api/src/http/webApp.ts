@@ -20,6 +20,11 @@ export interface WebAppParts {
   partsForSitemap(limit: number): Promise<{ id: string; createdAt: Date }[]>;
 }
 
+/** What the sitemap needs to know of the catalog: the categories' address names (their pages). */
+export interface WebAppCatalog {
+  categoriesForSitemap(limit: number): Promise<{ slug: string }[]>;
+}
+
 /** A sitemap holds at most 50,000 addresses. */
 const sitemapLimit = 50_000;
 
@@ -64,10 +69,10 @@ async function describePath(
 
 /**
  * The built web app at /: hashed assets cached for a year, the pages revalidated, robots.txt and a sitemap of
- * the public pages and parts; every path of the app gets the shell with its own title and description, and
+ * the public pages, the categories' pages and the parts; every path of the app gets the shell with its own title and description, and
  * a path that is no page answers 404 (the app still shows its 404 page).
  */
-export function serveWebApp(app: Express, webDist: string, parts: WebAppParts): void {
+export function serveWebApp(app: Express, webDist: string, parts: WebAppParts, catalog: WebAppCatalog): void {
   app.get('/robots.txt', (req, res) => {
     const privatePrefixes = [...new Set(pages.filter((p) => !p.public).map((p) => `/${p.path.split('/')[1]}/`))];
     res.setHeader('Cache-Control', 'public, max-age=3600');
@@ -92,11 +97,16 @@ export function serveWebApp(app: Express, webDist: string, parts: WebAppParts): 
       const listed = pages
         .filter((p) => p.public && !p.path.includes(':'))
         .map((p): { loc: string; lastmod?: string } => ({ loc: `${origin}${p.path}` }));
-      const partPages = (await parts.partsForSitemap(sitemapLimit - listed.length)).map((p) => ({
+      // The categories before the parts: a few addresses that lead to many. All of it within the limit.
+      const categoryPages = (await catalog.categoriesForSitemap(sitemapLimit - listed.length)).map(
+        (c): { loc: string; lastmod?: string } => ({ loc: `${origin}/categories/${encodeURIComponent(c.slug)}` }),
+      );
+      const room = sitemapLimit - listed.length - categoryPages.length;
+      const partPages = (room > 0 ? await parts.partsForSitemap(room) : []).map((p) => ({
         loc: `${origin}/parts/${p.id}`,
         lastmod: p.createdAt.toISOString().slice(0, 10),
       }));
-      const urls = [...listed, ...partPages]
+      const urls = [...listed, ...categoryPages, ...partPages]
         .map((u) => `  <url><loc>${escapeHtml(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`)
         .join('\n');
       res.setHeader('Cache-Control', 'public, max-age=600');
