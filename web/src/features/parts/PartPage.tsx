@@ -15,16 +15,19 @@ import { PartFitmentList } from './PartFitmentList';
 /** A part replaced by a newer one: said first, with the way to the replacement. */
 function ReplacedBy({ replacement }: { replacement: { id: string; name: string; sku: string } }) {
   return (
-    <div className="alert alert-warning flex-col items-start gap-1" data-testid="replaced-by">
-      <p className="text-base font-bold [overflow-wrap:anywhere]">
-        Replaced by{' '}
-        <Link to={`/parts/${replacement.id}`} className="link">
-          {replacement.name}
-        </Link>
-      </p>
-      <p className="text-sm">
-        This is an earlier design. Its numbers still find it, but order the replacement (SKU {replacement.sku}).
-      </p>
+    <div className="alert alert-warning" data-testid="replaced-by">
+      {/* One block: daisyUI's alert lays its children side by side. */}
+      <div className="flex flex-col gap-1">
+        <p className="text-base font-bold [overflow-wrap:anywhere]">
+          Replaced by{' '}
+          <Link to={`/parts/${replacement.id}`} className="link">
+            {replacement.name}
+          </Link>
+        </p>
+        <p className="text-sm">
+          This is an earlier design. Its numbers still find it, but order the replacement (SKU {replacement.sku}).
+        </p>
+      </div>
     </div>
   );
 }
