@@ -1,4 +1,5 @@
-import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
+import { ApolloLink } from '@apollo/client';
+import { MockedProvider, MockLink, type MockedResponse } from '@apollo/client/testing';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
@@ -101,9 +102,15 @@ function garageWith(current: typeof crf2019 | null): GarageContextValue {
   };
 }
 
+/** Renders the page of part `id` with the mocked answers; `sent` names the operations it asked, in order. */
 function renderPart(mocks: MockedResponse[], garage = garageWith(null), id = padsId) {
+  const sent: string[] = [];
+  const recorder = new ApolloLink((operation, forward) => {
+    sent.push(operation.operationName);
+    return forward(operation);
+  });
   render(
-    <MockedProvider mocks={mocks}>
+    <MockedProvider link={ApolloLink.from([recorder, new MockLink(mocks)])}>
       <GarageContext.Provider value={garage}>
         <TestRouter initialEntries={[`/parts/${id}`]}>
           <Routes>
@@ -113,7 +120,7 @@ function renderPart(mocks: MockedResponse[], garage = garageWith(null), id = pad
       </GarageContext.Provider>
     </MockedProvider>,
   );
-  return garage;
+  return { garage, sent };
 }
 
 const fitSentence = () => screen.findByTestId('part-fit');
@@ -137,14 +144,14 @@ describe('the part page', () => {
 
   it('without a bike, asks for no fit and offers to choose one (it opens My garage)', async () => {
     const user = userEvent.setup();
-    // No PartFit answer is mocked: asking for one would fail the page's fit with an error.
-    const garage = renderPart([details(pads()), fitment(firstPage, 3)]);
+    const { garage, sent } = renderPart([details(pads()), fitment(firstPage, 3)]);
     await screen.findByRole('heading', { level: 1 });
     expect(await fitSentence()).toHaveTextContent('Choose your bike to see whether this part fits it.');
     await user.click(screen.getByRole('button', { name: 'Choose your bike' }));
     expect(garage.openGarage).toHaveBeenCalledTimes(1);
     expect(await screen.findAllByTestId('fitment-row')).toHaveLength(3);
     expect(await fitSentence()).not.toHaveTextContent(/Could not|fits your/i);
+    expect(sent).toEqual(['PartDetails', 'PartFitment']);
   });
 
   it.each([
@@ -152,8 +159,10 @@ describe('the part page', () => {
     ['DOES_NOT_FIT', 'Does not fit your 2019 Honda CRF450R', 'alert-error'],
     ['FITS_WITH_NOTE', 'Fits your 2019 Honda CRF450R with a note: cut to 114 links', 'alert-warning'],
   ] as const)('with a current bike, says %s in the server’s words: “%s” (%s)', async (verdict, message, style) => {
-    renderPart([details(pads()), fit(verdict, message), fitment(firstPage, 3)], garageWith(crf2019));
+    const { sent } = renderPart([details(pads()), fit(verdict, message), fitment(firstPage, 3)], garageWith(crf2019));
     const sentence = await within(await fitSentence()).findByText(message);
+    // The part's own answer has no bike in it: the fit is asked apart.
+    expect(sent.filter((name) => name === 'PartFit')).toHaveLength(1);
     const alert = sentence.closest('.alert');
     expect(alert).toHaveClass(style);
     expect(alert).toHaveAttribute('data-verdict', verdict);
