@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { gatewayIntents, testPaymentIntents } from '../../src/db/schema';
-import { databaseKinds, testEnv } from '../support/env';
+import { adapterDatabaseKinds, testEnv } from '../support/env';
 import { addPart, orderInput, payOrder, placeCheckout, placeOrder } from '../support/fixtures';
 import type { TestUser } from '../support/testApp';
 import {
@@ -37,7 +37,7 @@ interface OrderPage {
   total: number;
 }
 
-describe.each(databaseKinds)('orders and payments over GraphQL on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('orders and payments over GraphQL on %s', (kind) => {
   let h: Harness;
   let admin: TestUser;
   let customer: TestUser;

@@ -1,5 +1,5 @@
 import { messages } from '@partsyard/common';
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { addPart, partInput, payOrder, placeOrder } from '../support/fixtures';
 import type { TestUser } from '../support/testApp';
 import {
@@ -30,7 +30,7 @@ interface PartPage {
   limit: number;
 }
 
-describe.each(databaseKinds)('parts over GraphQL on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('parts over GraphQL on %s', (kind) => {
   let h: Harness;
   let admin: TestUser;
   let customer: TestUser;

@@ -1,4 +1,4 @@
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { addPart, payOrder, placeOrder } from '../support/fixtures';
 import type { TestUser } from '../support/testApp';
 import {
@@ -31,7 +31,7 @@ const contactInput = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-describe.each(databaseKinds)('reviews and contact messages over GraphQL on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('reviews and contact messages over GraphQL on %s', (kind) => {
   let h: Harness;
   let admin: TestUser;
   let customer: TestUser;

@@ -1,4 +1,4 @@
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { addPart, payOrder, placeOrder } from '../support/fixtures';
 import { emulatorSignIn, emulatorSignUp, emulatorVerifyEmail, uniqueEmail, type TestUser } from '../support/testApp';
 import {
@@ -26,7 +26,7 @@ interface AuthPayload {
   user: UserData;
 }
 
-describe.each(databaseKinds)('users and accounts over GraphQL on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('users and accounts over GraphQL on %s', (kind) => {
   // Made admin on sign-in by the ADMIN_EMAILS setting.
   const listedAdminEmail = uniqueEmail('listed-admin');
   let h: Harness;

@@ -1,5 +1,5 @@
 import { messages } from '@partsyard/common';
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { partInput } from '../support/fixtures';
 import type { TestApp, TestUser } from '../support/testApp';
 import { expectRefusal, startRestApp, uuidPattern, type ContactDoc, type Inserted, type PartDoc } from './restSupport';
@@ -13,7 +13,7 @@ const contactInput = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-describe.each(databaseKinds)('REST contact messages and HTTP protocol errors on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('REST contact messages and HTTP protocol errors on %s', (kind) => {
   let app: TestApp;
   let admin: TestUser;
   let customer: TestUser;

@@ -1,5 +1,5 @@
 import { messages } from '@partsyard/common';
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import type { TestApp, TestUser } from '../support/testApp';
 import {
   expectRefusal,
@@ -19,7 +19,7 @@ import {
   type Updated,
 } from './restSupport';
 
-describe.each(databaseKinds)('REST orders (/api/orders, /api/order/{id}) on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('REST orders (/api/orders, /api/order/{id}) on %s', (kind) => {
   let app: TestApp;
   let admin: TestUser;
   let customer: TestUser;

@@ -1,5 +1,5 @@
 import { messages } from '@partsyard/common';
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { partInput } from '../support/fixtures';
 import type { TestApp, TestUser } from '../support/testApp';
 import {
@@ -19,7 +19,7 @@ import {
   type PartDoc,
 } from './restSupport';
 
-describe.each(databaseKinds)('REST parts (/api/parts, /api/part/{id}) on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('REST parts (/api/parts, /api/part/{id}) on %s', (kind) => {
   let app: TestApp;
   let admin: TestUser;
   let customer: TestUser;

@@ -1,4 +1,4 @@
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { placeCheckout } from '../support/fixtures';
 import type { TestApp, TestUser } from '../support/testApp';
 import {
@@ -20,7 +20,7 @@ import {
   type Updated,
 } from './restSupport';
 
-describe.each(databaseKinds)(
+describe.each(adapterDatabaseKinds)(
   'REST payments (create-payment-intent, test gateway, PATCH /api/order/{id}) on %s',
   (kind) => {
     let app: TestApp;

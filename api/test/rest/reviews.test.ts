@@ -1,5 +1,5 @@
 import { messages } from '@partsyard/common';
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import type { TestApp, TestUser } from '../support/testApp';
 import {
   expectRefusal,
@@ -15,7 +15,7 @@ import {
   type ReviewDoc,
 } from './restSupport';
 
-describe.each(databaseKinds)('REST reviews (/api/reviews) on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('REST reviews (/api/reviews) on %s', (kind) => {
   let app: TestApp;
   let admin: TestUser;
   let buyer: TestUser;

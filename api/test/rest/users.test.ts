@@ -1,5 +1,5 @@
 import { messages } from '@partsyard/common';
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { emulatorSignIn, emulatorSignUp, uniqueEmail, type TestApp, type TestUser } from '../support/testApp';
 import {
   expectRefusal,
@@ -31,7 +31,7 @@ const profile = {
   linkedIn: 'https://linkedin.example.test/tanvir',
 };
 
-describe.each(databaseKinds)('REST users (/api/user, /api/users, /api/admin) on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('REST users (/api/user, /api/users, /api/admin) on %s', (kind) => {
   let app: TestApp;
   let admin: TestUser;
   let customer: TestUser;

@@ -13,7 +13,7 @@ import * as yup from 'yup';
 import { reviews, testPaymentIntents, users } from '../../src/db/schema';
 import { testCardDecision } from '../../src/payments/testCards';
 import type { Actor } from '../../src/services/actor';
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { orderInput, partInput } from '../support/fixtures';
 import { uniqueEmail, type GraphQLResult, type TestApp, type TestUser } from '../support/testApp';
 import {
@@ -169,7 +169,7 @@ const within = (value: unknown, min: number, max: number) =>
 /** Paging every list accepts; anything else may be refused, per field. */
 const plainlyFine = (paging: Record<string, unknown>) => within(paging.offset, 0, 50) && within(paging.limit, 1, 20);
 
-describe.each(databaseKinds)('bad input to GraphQL on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('bad input to GraphQL on %s', (kind) => {
   const numRuns = runsFor(kind);
   const { fixture, services, db, newPart, newOrder, paidOrder } = badInputFixture(kind);
   let app: TestApp;

@@ -16,7 +16,7 @@ import * as yup from 'yup';
 import { reviews, testPaymentIntents, users } from '../../src/db/schema';
 import { testCardDecision } from '../../src/payments/testCards';
 import type { Actor } from '../../src/services/actor';
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { partInput } from '../support/fixtures';
 import { uniqueEmail, type RestResult, type TestApp, type TestUser } from '../support/testApp';
 import {
@@ -173,7 +173,7 @@ const queryValue = (values: Arbitrary<unknown>) =>
     { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%00') },
   );
 
-describe.each(databaseKinds)('bad input to the REST shim on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('bad input to the REST shim on %s', (kind) => {
   const numRuns = runsFor(kind);
   const { fixture, services, db, newPart, newOrder, paidOrder } = badInputFixture(kind);
   let app: TestApp;

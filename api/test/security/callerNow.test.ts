@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema';
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { addPart, orderInput } from '../support/fixtures';
 import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
 
@@ -11,7 +11,7 @@ import { startTestApp, type TestApp, type TestUser } from '../support/testApp';
  */
 jest.setTimeout(120_000);
 
-describe.each(databaseKinds)('the caller as it is now, on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('the caller as it is now, on %s', (kind) => {
   let app: TestApp;
   let admin: TestUser;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { GraphQLError } from 'graphql';
 import { AppError } from '../../src/errors';
 import { describeError, logger, scrub } from '../../src/logger';
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { addPart, orderInput } from '../support/fixtures';
 import { captureLogs } from '../support/logs';
 import { startTestApp, type TestApp } from '../support/testApp';
@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from '../support/testApp';
  */
 jest.setTimeout(120_000);
 
-describe.each(databaseKinds)('what the logs hold (%s)', (kind) => {
+describe.each(adapterDatabaseKinds)('what the logs hold (%s)', (kind) => {
   let app: TestApp;
   let logs: ReturnType<typeof captureLogs>;
 

@@ -9,7 +9,7 @@ import { makes, models, vehicles } from '../../src/catalog/catalogSchema';
 import { createRestRouter } from '../../src/rest/restRouter';
 import { card, createIntent, dataOf, payWithCard, startHarness, tag, type Harness } from '../graphql/helpers';
 import { goodCard, restOrderInput } from '../rest/restSupport';
-import { databaseKinds } from '../support/env';
+import { adapterDatabaseKinds } from '../support/env';
 import { addPart, orderInput, partInput, payOrder, placeOrder } from '../support/fixtures';
 import type { TestUser } from '../support/testApp';
 import { securityDocPath, withRightsSection } from './renderRights';
@@ -494,7 +494,7 @@ async function send(h: Harness, call: Call, token: string | undefined): Promise<
   };
 }
 
-describe.each(databaseKinds)('every row × caller of the rights matrix on %s', (kind) => {
+describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on %s', (kind) => {
   let h: Harness;
   let customer: TestUser;
   let tokens: Record<CallerKey, string | undefined>;
