@@ -245,7 +245,7 @@ export async function createApp({
     createRestRouter(services, tokens, () => writes.changed()),
   );
 
-  serveWebApp(app, config.webDistDir, services.parts);
+  serveWebApp(app, config.webDistDir, services.parts, services.catalog);
   app.use(restErrorHandler);
 
   const beginShutdown = () => {

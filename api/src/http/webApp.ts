@@ -1,7 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { escapeHtml, matchPage, notFoundPage, pages, partPageMeta } from '@partsyard/common';
+import {
+  categoryPageMeta,
+  escapeHtml,
+  matchPage,
+  notFoundPage,
+  pages,
+  partPageMeta,
+  vehiclePageMeta,
+} from '@partsyard/common';
 import express, { type Express, type Request, type Response } from 'express';
+import { isRefusal } from '../errors';
 
 /** Vite names every file under assets/ after its content hash: a new build means new names. */
 export const immutableCache = 'public, max-age=31536000, immutable';
@@ -18,6 +27,12 @@ const cacheControlFor = (res: Response, file: string, webDist: string) => {
 export interface WebAppParts {
   getPart(id: string): Promise<{ name: string; description: string }>;
   partsForSitemap(limit: number): Promise<{ id: string; createdAt: Date }[]>;
+}
+
+/** What the pages need to know of the catalog: a category and a vehicle by their addresses (null: none so named). */
+export interface WebAppCatalog {
+  categoryBySlug(slug: string): Promise<{ name: string } | null>;
+  vehicleBySlugs(args: { make: string; model: string; year: number; variant?: string }): Promise<{ name: string } | null>;
 }
 
 /** A sitemap holds at most 50,000 addresses. */
@@ -47,6 +62,7 @@ function withMeta(html: string, meta: { title: string; description: string }, in
 async function describePath(
   pathname: string,
   parts: WebAppParts,
+  catalog: WebAppCatalog,
 ): Promise<{ status: number; meta: { title: string; description: string }; index: boolean }> {
   const match = matchPage(pathname);
   if (!match) return { status: 404, meta: notFoundPage, index: false };
@@ -59,6 +75,28 @@ async function describePath(
       return { status: 404, meta: page, index: false };
     }
   }
+  if (page.category) {
+    const category = await catalog.categoryBySlug(params.slug ?? '');
+    return category
+      ? { status: 200, meta: categoryPageMeta(category), index: true }
+      : { status: 404, meta: page, index: false };
+  }
+  if (page.vehicle) {
+    // A year is four digits in an address: anything else names no vehicle (and is never asked for).
+    const year = /^\d{4}$/.test(params.year ?? '') ? Number(params.year) : null;
+    const vehicle =
+      year === null
+        ? null
+        : await catalog
+            .vehicleBySlugs({ make: params.make ?? '', model: params.model ?? '', year, variant: params.variant ?? '' })
+            .catch((error: unknown) => {
+              if (isRefusal(error)) return null; // a year outside the catalog's range names no vehicle either
+              throw error;
+            });
+    return vehicle
+      ? { status: 200, meta: vehiclePageMeta(vehicle), index: true }
+      : { status: 404, meta: page, index: false };
+  }
   return { status: 200, meta: page, index: page.public };
 }
 
@@ -67,7 +105,7 @@ async function describePath(
  * the public pages and parts; every path of the app gets the shell with its own title and description, and
  * a path that is no page answers 404 (the app still shows its 404 page).
  */
-export function serveWebApp(app: Express, webDist: string, parts: WebAppParts): void {
+export function serveWebApp(app: Express, webDist: string, parts: WebAppParts, catalog: WebAppCatalog): void {
   app.get('/robots.txt', (req, res) => {
     const privatePrefixes = [...new Set(pages.filter((p) => !p.public).map((p) => `/${p.path.split('/')[1]}/`))];
     res.setHeader('Cache-Control', 'public, max-age=3600');
@@ -130,7 +168,7 @@ export function serveWebApp(app: Express, webDist: string, parts: WebAppParts): 
     const home = existsSync(homeFile) ? readFileSync(homeFile, 'utf8') : shell;
     app.get('/{*path}', async (req, res, next) => {
       try {
-        const { status, meta, index } = await describePath(req.path, parts);
+        const { status, meta, index } = await describePath(req.path, parts, catalog);
         res.setHeader('Cache-Control', 'no-cache');
         res
           .status(status)
