@@ -32,7 +32,12 @@ export interface WebAppParts {
 /** What the pages need to know of the catalog: a category and a vehicle by their addresses (null: none so named). */
 export interface WebAppCatalog {
   categoryBySlug(slug: string): Promise<{ name: string } | null>;
-  vehicleBySlugs(args: { make: string; model: string; year: number; variant?: string }): Promise<{ name: string } | null>;
+  vehicleBySlugs(args: {
+    make: string;
+    model: string;
+    year: number;
+    variant?: string;
+  }): Promise<{ name: string } | null>;
 }
 
 /** A sitemap holds at most 50,000 addresses. */

@@ -11,6 +11,7 @@ export const publicQueries = new Set([
   'ClientSettings',
   'HomeData',
   'Catalog',
+  'CatalogList',
   'CategoryBySlug',
   'BrandBySlug',
   'VehicleBySlugs',

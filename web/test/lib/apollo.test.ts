@@ -45,18 +45,15 @@ describe('the API client', () => {
   it('sends the public queries as GET with apollo-require-preflight, and without the access token', async () => {
     setAccessToken('token-of-a-signed-in-user');
     const sent = recordRequests({
-      catalog: { __typename: 'CatalogPage', items: [{ __typename: 'CatalogItem', part }], total: 1, offset: 0, limit: 20 },
+      parts: { __typename: 'PartPage', items: [part], total: 1, offset: 0, limit: 20 },
     });
-    await createApolloClient().query({
-      query: CatalogDocument,
-      variables: { filter: { search: 'chain' }, offset: 0, limit: 20 },
-    });
+    await createApolloClient().query({ query: CatalogDocument, variables: { search: 'chain', offset: 0, limit: 20 } });
     expect(sent).toHaveLength(1);
     expect(sent[0].method).toBe('GET');
     expect(sent[0].url.pathname).toBe('/graphql');
     expect(sent[0].url.searchParams.get('operationName')).toBe('Catalog');
     expect(JSON.parse(sent[0].url.searchParams.get('variables') ?? '{}')).toEqual({
-      filter: { search: 'chain' },
+      search: 'chain',
       offset: 0,
       limit: 20,
     });
@@ -65,10 +62,11 @@ describe('the API client', () => {
     expect(sent[0].body).toBeUndefined();
   });
 
-  it("names the home data, catalog (and its category, brand and vehicle look-ups), part, client settings and vehicle picker's queries public, and nothing else", () => {
+  it("names the home data, catalogs (and the catalog's category, brand and vehicle look-ups), part, client settings and vehicle picker's queries public, and nothing else", () => {
     expect([...publicQueries].sort()).toEqual([
       'BrandBySlug',
       'Catalog',
+      'CatalogList',
       'CategoryBySlug',
       'ClientSettings',
       'HomeData',
