@@ -27,7 +27,7 @@ function GarageAction({ bike }: { bike: { id: string; name: string } }) {
     setBusy(true);
     try {
       if (inGarage) await garage.setCurrent(bike.id);
-      else await garage.add(bike, { makeCurrent: true });
+      else await garage.add({ id: bike.id, name: bike.name }, { makeCurrent: true });
       toast.success(`${bike.name} is your current bike`);
     } catch (error) {
       toast.error(errorMessage(error));

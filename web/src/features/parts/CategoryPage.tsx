@@ -4,6 +4,7 @@ import { CurrentBikeChip } from '../../components/garage/CurrentBikeChip';
 import { useCategoryBySlugQuery } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
 import { useOwnPageMeta } from '../../lib/pageMeta';
+import { changedSearch, readCatalogParams } from './catalog/catalogParams';
 import { CatalogView } from './catalog/CatalogView';
 
 /**
@@ -44,11 +45,9 @@ export default function CategoryPage() {
       </section>
     );
   }
-  // Another category's page keeps the view's search, brand, stock and bike choices (a new category: page 1).
-  const query = new URLSearchParams(search);
-  query.delete('page');
-  query.delete('category');
-  const keep = query.toString() ? `?${query.toString()}` : '';
+  // Another category's page keeps the view's search, brand, stock and bike choices (from its page 1).
+  const kept = changedSearch(readCatalogParams(new URLSearchParams(search)), { category: '' });
+  const keep = kept ? `?${kept}` : '';
   return (
     <CatalogView
       key={category.id}
