@@ -87,7 +87,7 @@ describe('the catalog in a browser: what fits my bike, with counts, found by any
     expect(await cardNames(page)).toEqual(fits.catalog.items.map((i) => onCard(i.part.name)));
     await expectAccessible(page, "a bike's page at 1280 px");
     await page.getByRole('button', { name: 'Add to my garage' }).click();
-    await page.getByText('Your current bike').waitFor();
+    await page.getByText('Your current bike', { exact: true }).waitFor();
     expect(await page.getByTestId('garage-button').getAttribute('aria-label')).toBe('My bike: 2019 Honda CRF450R');
 
     // 2. The catalog now lists what fits that bike and universal parts, says so, and counts them in the facets.
