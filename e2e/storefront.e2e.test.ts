@@ -37,6 +37,11 @@ const reset = { Reliability: '0%', 'Years of Experience': '0+', Brands: '0+', Du
 
 describe('the storefront in a browser', () => {
   let shop: Shop;
+  /** How many parts the catalog lists (the demo data grows: asked, not written here). */
+  let total = 0;
+  /** What page 1 and page 2 of the catalog say. */
+  const firstPage = () => `Showing 1–20 of ${total} parts`;
+  const secondPage = () => `Showing 21–${Math.min(40, total)} of ${total} parts`;
   beforeAll(async () => {
     shop = await startShop();
     const admin = await shop.app.signUp({ admin: true });
@@ -56,6 +61,11 @@ describe('the storefront in a browser', () => {
       );
       if (!result.data) throw new Error(`addPart failed: ${JSON.stringify(result.errors)}`);
     }
+  });
+  beforeAll(async () => {
+    const listed = await shop.app.gql<{ catalog: { total: number } }>('{ catalog { total } }');
+    total = listed.data?.catalog.total ?? 0;
+    expect(total).toBeGreaterThan(20);
   });
   afterAll(() => shop?.close());
 
@@ -189,7 +199,7 @@ describe('the storefront in a browser', () => {
     await page.getByRole('link', { name: 'Browse all parts' }).click();
     await page.waitForURL('**/parts');
     await page.getByRole('heading', { name: 'All Parts' }).waitFor();
-    await page.getByText('Showing 1–20 of 23 parts').waitFor();
+    await page.getByText(firstPage()).waitFor();
     expect(await page.locator('a[href^="/purchase/"]').count()).toBe(20);
 
     await page.getByLabel('Search parts').fill('Iridium Spark');
@@ -202,25 +212,25 @@ describe('the storefront in a browser', () => {
     await expectAccessible(page, 'the catalog with no match');
 
     await page.getByLabel('Search parts').fill('');
-    await page.getByText('Showing 1–20 of 23 parts').waitFor();
+    await page.getByText(firstPage()).waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL((url) => url.searchParams.get('page') === '2');
-    await page.getByText('Showing 21–23 of 23 parts').waitFor();
+    await page.getByText(secondPage()).waitFor();
     // A new page starts at the top. Waiting for the (smooth) scroll to end also keeps the next click from landing
     // on a page still moving under the pointer.
     await page.waitForFunction(() => window.scrollY === 0);
     expect(await page.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
-    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(total <= 40);
     await expectAccessible(page, 'the catalog, page 2');
     await page.getByRole('button', { name: 'Page 1' }).click();
-    await page.getByText('Showing 1–20 of 23 parts').waitFor();
+    await page.getByText(firstPage()).waitFor();
 
     // The same view from a link.
     await page.goto('/parts?q=Storefront%20Test&page=1');
     await page.getByText('Showing 1–8 of 8 parts').waitFor();
     expect(await page.getByLabel('Search parts').inputValue()).toBe('Storefront Test');
     await page.goto('/parts?page=2');
-    await page.getByText('Showing 21–23 of 23 parts').waitFor();
+    await page.getByText(secondPage()).waitFor();
     await context.close();
   });
 
@@ -305,7 +315,7 @@ describe('the storefront in a browser', () => {
     await page.getByRole('heading', { name: 'Skills' }).waitFor();
 
     await page.goto('/parts');
-    await page.getByText('Showing 1–20 of 23 parts').waitFor();
+    await page.getByText(firstPage()).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await expectAccessible(page, 'the catalog at 375 px');
     await context.close();

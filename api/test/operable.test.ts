@@ -4,6 +4,7 @@ import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { categories, makes, models, vehicles } from '../src/catalog/catalogSchema';
 import type { Database } from '../src/db/database';
 import express from 'express';
 import { serveWebApp } from '../src/http/webApp';
@@ -416,6 +417,51 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
     );
   });
 
+  it("a category's and a bike's pages carry their own titles; an unknown category or bike address answers 404", async () => {
+    const { db } = app.server.database;
+    const [brakes] = await db.insert(categories).values({ name: 'Brakes', slug: 'brakes' }).returning();
+    await db.insert(categories).values({ name: 'Brake pads', slug: 'brake-pads', parentId: brakes.id });
+    const [honda] = await db.insert(makes).values({ name: 'Honda', slug: 'honda' }).returning();
+    const [crf] = await db.insert(models).values({ makeId: honda.id, name: 'CRF450R', slug: 'crf450r' }).returning();
+    await db.insert(vehicles).values([
+      { modelId: crf.id, year: 2019 },
+      { modelId: crf.id, year: 2020, variant: 'ABS' },
+    ]);
+
+    for (const [pathname, title] of [
+      ['/categories/brake-pads', 'Brake pads — PartsYard'],
+      ['/categories/brakes', 'Brakes — PartsYard'],
+      ['/bikes/honda/crf450r/2019', 'Parts for the 2019 Honda CRF450R — PartsYard'],
+      ['/bikes/honda/crf450r/2020/abs', 'Parts for the 2020 Honda CRF450R ABS — PartsYard'],
+    ]) {
+      const answer = await page(pathname);
+      expect([pathname, answer.status, answer.title, answer.noindex, answer.descriptions]).toEqual([
+        pathname,
+        200,
+        title,
+        false,
+        1,
+      ]);
+      expect(answer.description?.length).toBeGreaterThan(20);
+    }
+    for (const pathname of [
+      '/categories/no-such-category',
+      '/categories/Brakes', // slugs are lower-case: no other spelling names the category
+      '/categories/brakes/extra',
+      '/bikes/honda/crf450r/2018', // no such year
+      '/bikes/honda/crf450r/2020', // 2020 has the ABS variant alone
+      '/bikes/honda/crf450r/2019/abs',
+      '/bikes/yamaha/crf450r/2019',
+      '/bikes/honda/crf450r/19',
+      '/bikes/honda/crf450r/0001', // a year outside the catalog's range
+      '/bikes/honda/crf450r/twenty',
+      '/bikes/honda/crf450r',
+    ]) {
+      const answer = await page(pathname);
+      expect([pathname, answer.status, answer.noindex]).toEqual([pathname, 404, true]);
+    }
+  });
+
   it('a signed-in page answers 200 with its title, kept from crawlers', async () => {
     const answer = await page('/dashboard/my-orders');
     expect([answer.status, answer.title, answer.noindex]).toEqual([200, 'My Orders — PartsYard', true]);
@@ -461,6 +507,8 @@ describe('the sitemap within 50,000 addresses', () => {
         },
       },
       {
+        categoryBySlug: () => Promise.reject(new Error('not asked')),
+        vehicleBySlugs: () => Promise.reject(new Error('not asked')),
         categoriesForSitemap: async (limit) => {
           asked.categories = limit;
           return Array.from({ length: Math.min(limit, categoryCount) }, (_, i) => ({ slug: `c${i}` }));

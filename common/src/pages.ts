@@ -17,6 +17,13 @@ export interface PageInfo {
   public: boolean;
   /** A segment of the path names a part (`:partId`): the server answers 404 when no such part exists. */
   part?: boolean;
+  /** The path names a category (`:slug`): the server answers 404 when no such category exists. */
+  category?: boolean;
+  /**
+   * The path names a vehicle (`:make/:model/:year`, and `:variant` for one that has one): the server answers 404
+   * when no such vehicle exists.
+   */
+  vehicle?: boolean;
 }
 
 const tagline = 'Motorcycle spare parts in bulk, providing reliable parts since 1967.';
@@ -46,6 +53,27 @@ export const pages: PageInfo[] = [
     description: `A motorcycle part sold in bulk by ${siteName}.`,
     public: true,
     part: true,
+  },
+  {
+    path: '/categories/:slug',
+    title: `Category — ${siteName}`,
+    description: `Motorcycle parts of one category, sold in bulk by ${siteName}.`,
+    public: true,
+    category: true,
+  },
+  {
+    path: '/bikes/:make/:model/:year',
+    title: `Parts for a bike — ${siteName}`,
+    description: `The motorcycle parts that fit one bike, sold in bulk by ${siteName}.`,
+    public: true,
+    vehicle: true,
+  },
+  {
+    path: '/bikes/:make/:model/:year/:variant',
+    title: `Parts for a bike — ${siteName}`,
+    description: `The motorcycle parts that fit one bike, sold in bulk by ${siteName}.`,
+    public: true,
+    vehicle: true,
   },
   {
     path: '/portfolio',
@@ -138,4 +166,31 @@ export function matchPage(pathname: string): { page: PageInfo; params: Record<st
 export function partPageMeta(part: { name: string; description: string }): { title: string; description: string } {
   const description = part.description.length > 155 ? `${part.description.slice(0, 154)}…` : part.description;
   return { title: `${part.name} — ${siteName}`, description: description || `${part.name}, sold by ${siteName}.` };
+}
+
+/** A category's page: its name in the title. */
+export function categoryPageMeta(category: { name: string }): { title: string; description: string } {
+  return {
+    title: `${category.name} — ${siteName}`,
+    description: `${category.name}: motorcycle parts in bulk from ${siteName}, with brands, stock and the bikes they fit.`,
+  };
+}
+
+/** A vehicle's page: "Parts for the 2019 Honda CRF450R". */
+export function vehiclePageMeta(vehicle: { name: string }): { title: string; description: string } {
+  return {
+    title: `Parts for the ${vehicle.name} — ${siteName}`,
+    description: `The parts that fit the ${vehicle.name}, and universal parts, sold in bulk by ${siteName}.`,
+  };
+}
+
+/** A vehicle's address (`/bikes/honda/crf450r/2019`, `/bikes/honda/crf450r/2019/abs`): its page. */
+export function vehiclePath(vehicle: {
+  make: { slug: string };
+  model: { slug: string };
+  year: number;
+  variantSlug: string;
+}): string {
+  const path = `/bikes/${vehicle.make.slug}/${vehicle.model.slug}/${vehicle.year}`;
+  return vehicle.variantSlug ? `${path}/${vehicle.variantSlug}` : path;
 }

@@ -1,7 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { escapeHtml, matchPage, notFoundPage, pages, partPageMeta } from '@partsyard/common';
+import {
+  categoryPageMeta,
+  escapeHtml,
+  matchPage,
+  notFoundPage,
+  pages,
+  partPageMeta,
+  vehiclePageMeta,
+} from '@partsyard/common';
 import express, { type Express, type Request, type Response } from 'express';
+import { isRefusal } from '../errors';
 
 /** Vite names every file under assets/ after its content hash: a new build means new names. */
 export const immutableCache = 'public, max-age=31536000, immutable';
@@ -20,8 +29,18 @@ export interface WebAppParts {
   partsForSitemap(limit: number): Promise<{ id: string; createdAt: Date }[]>;
 }
 
-/** What the sitemap needs to know of the catalog: the categories' address names (their pages). */
+/**
+ * What the pages need to know of the catalog: a category and a vehicle by their addresses (null: none so named),
+ * and the categories' address names for the sitemap.
+ */
 export interface WebAppCatalog {
+  categoryBySlug(slug: string): Promise<{ name: string } | null>;
+  vehicleBySlugs(args: {
+    make: string;
+    model: string;
+    year: number;
+    variant?: string;
+  }): Promise<{ name: string } | null>;
   categoriesForSitemap(limit: number): Promise<{ slug: string }[]>;
 }
 
@@ -52,6 +71,7 @@ function withMeta(html: string, meta: { title: string; description: string }, in
 async function describePath(
   pathname: string,
   parts: WebAppParts,
+  catalog: WebAppCatalog,
 ): Promise<{ status: number; meta: { title: string; description: string }; index: boolean }> {
   const match = matchPage(pathname);
   if (!match) return { status: 404, meta: notFoundPage, index: false };
@@ -63,6 +83,28 @@ async function describePath(
     } catch {
       return { status: 404, meta: page, index: false };
     }
+  }
+  if (page.category) {
+    const category = await catalog.categoryBySlug(params.slug ?? '');
+    return category
+      ? { status: 200, meta: categoryPageMeta(category), index: true }
+      : { status: 404, meta: page, index: false };
+  }
+  if (page.vehicle) {
+    // A year is four digits in an address: anything else names no vehicle (and is never asked for).
+    const year = /^\d{4}$/.test(params.year ?? '') ? Number(params.year) : null;
+    const vehicle =
+      year === null
+        ? null
+        : await catalog
+            .vehicleBySlugs({ make: params.make ?? '', model: params.model ?? '', year, variant: params.variant ?? '' })
+            .catch((error: unknown) => {
+              if (isRefusal(error)) return null; // a year outside the catalog's range names no vehicle either
+              throw error;
+            });
+    return vehicle
+      ? { status: 200, meta: vehiclePageMeta(vehicle), index: true }
+      : { status: 404, meta: page, index: false };
   }
   return { status: 200, meta: page, index: page.public };
 }
@@ -140,7 +182,7 @@ export function serveWebApp(app: Express, webDist: string, parts: WebAppParts, c
     const home = existsSync(homeFile) ? readFileSync(homeFile, 'utf8') : shell;
     app.get('/{*path}', async (req, res, next) => {
       try {
-        const { status, meta, index } = await describePath(req.path, parts);
+        const { status, meta, index } = await describePath(req.path, parts, catalog);
         res.setHeader('Cache-Control', 'no-cache');
         res
           .status(status)

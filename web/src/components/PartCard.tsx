@@ -1,5 +1,5 @@
 import { formatDollars, truncate, truncation } from '@partsyard/common';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { PartFieldsFragment } from '../generated/graphql';
 import { FromTier } from './cart/PriceBreaks';
@@ -17,11 +17,14 @@ export function PartCard({
   part,
   priority = false,
   heading: Heading = 'h3',
+  notes,
 }: {
   part: PartFieldsFragment;
   priority?: boolean;
   /** The name's heading level, one below the section's heading (h3 under the home page's h2, h2 under an h1). */
   heading?: 'h2' | 'h3';
+  /** What the list says of the part under its name (the catalog's "Universal", a fit note, why a search found it). */
+  notes?: ReactNode;
 }) {
   return (
     <article className="card h-full border border-base-300 bg-base-100 shadow-sm transition hover:-translate-y-0.5 hover:shadow-lg">
@@ -43,6 +46,7 @@ export function PartCard({
             {truncate(part.name, truncation.cardName)}
           </Link>
         </Heading>
+        {notes}
         <p className="text-sm text-gray-700 [overflow-wrap:anywhere]">
           {truncate(part.description, truncation.cardDescription)}
         </p>

@@ -62,9 +62,12 @@ describe('the API client', () => {
     expect(sent[0].body).toBeUndefined();
   });
 
-  it("names the home data, catalog, part (its page's details, fit and fitment too), client settings and vehicle picker's queries public, and nothing else", () => {
+  it("names the home data, catalogs (and the catalog's category, brand and vehicle look-ups), part (its page's details, fit and fitment too), client settings and vehicle picker's queries public, and nothing else", () => {
     expect([...publicQueries].sort()).toEqual([
+      'BrandBySlug',
       'Catalog',
+      'CatalogList',
+      'CategoryBySlug',
       'ClientSettings',
       'HomeData',
       'Part',
@@ -74,6 +77,7 @@ describe('the API client', () => {
       'PickerMakes',
       'PickerModels',
       'PickerVehicles',
+      'VehicleBySlugs',
     ]);
   });
 

@@ -13,14 +13,17 @@ function Location() {
   return <output data-testid="location">{pathname + search}</output>;
 }
 
-/** Renders `page` at `path` with mocked GraphQL answers, the toasts, and the location readout. */
-export function renderStorefront(page: ReactElement, mocks: MockedResponse[], path = '/') {
+/**
+ * Renders `page` at `path` with mocked GraphQL answers, the toasts, and the location readout; `route` is the page's
+ * route pattern when it reads the path's parameters.
+ */
+export function renderStorefront(page: ReactElement, mocks: MockedResponse[], path = '/', route = '*') {
   toast.remove();
   return render(
     <MockedProvider mocks={mocks}>
       <TestRouter initialEntries={[path]}>
         <Routes>
-          <Route path="*" element={page} />
+          <Route path={route} element={page} />
         </Routes>
         <Location />
         <Toasts />
