@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { categories, makes, models, vehicles } from '../src/catalog/catalogSchema';
+import { makes, models, vehicles } from '../src/catalog/catalogSchema';
 import type { Database } from '../src/db/database';
 import express from 'express';
 import { serveWebApp } from '../src/http/webApp';
@@ -419,8 +419,7 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
 
   it("a category's and a bike's pages carry their own titles; an unknown category or bike address answers 404", async () => {
     const { db } = app.server.database;
-    const [brakes] = await db.insert(categories).values({ name: 'Brakes', slug: 'brakes' }).returning();
-    await db.insert(categories).values({ name: 'Brake pads', slug: 'brake-pads', parentId: brakes.id });
+    // The categories Brakes > Brake pads are the describe's own (beforeAll).
     const [honda] = await db.insert(makes).values({ name: 'Honda', slug: 'honda' }).returning();
     const [crf] = await db.insert(models).values({ makeId: honda.id, name: 'CRF450R', slug: 'crf450r' }).returning();
     await db.insert(vehicles).values([
