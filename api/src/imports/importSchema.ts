@@ -61,14 +61,15 @@ export const importJobs = pgTable(
 
 /**
  * The rows of a job's file that passed the row checks, staged until the job runs (then deleted): each with its
- * line in the file and its values, in the kind's column order (importFormats.ts), checked and tidied.
+ * line in the file and its values, in the kind's column order (importFormats.ts), checked and tidied. `jobId`
+ * has no foreign key (since 0022): rows are staged only in the transaction that holds their job's row locked,
+ * jobs are never deleted, and every way a job ends deletes its rows; the key's per-row check was half the time
+ * of staging a chunk (COPY of 200,000 rows, 5.1 s with it, 2.3 s without).
  */
 export const importRows = pgTable(
   'import_rows',
   {
-    jobId: uuid('job_id')
-      .notNull()
-      .references(() => importJobs.id, { onDelete: 'cascade' }),
+    jobId: uuid('job_id').notNull(),
     line: integer('line').notNull(),
     values: text('values').array().notNull(),
   },

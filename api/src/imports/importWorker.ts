@@ -127,7 +127,12 @@ export function startImportWorker(db: Db, options: ImportWorkerOptions): ImportW
         });
     }, settings.heartbeatMs);
     try {
+      // The staged rows' statistics, as the job's statements are planned on them: autovacuum has not seen a file
+      // that arrived a minute ago, and planned on an empty table's guess the checks and the applying join ran
+      // nested loops of index look-ups per row (EXPLAIN ANALYZE: 15.7 s for 50,000 fitment rows, 6.4 s after).
+      await db.execute(sql`analyze import_rows`);
       await steps.check(db, job.id);
+      const checkMs = Date.now() - started;
       const [{ n: rejected }] = await db
         .select({ n: count() })
         .from(importRejections)
@@ -187,6 +192,7 @@ export function startImportWorker(db: Db, options: ImportWorkerOptions): ImportW
         inserted: totals.inserted,
         updated: totals.updated,
         ms: Date.now() - started,
+        checkMs,
       });
       settings.onCatalogChanged?.();
     } catch (error) {

@@ -143,6 +143,25 @@ describe.each(databaseKinds)('imports on %s', (kind) => {
     ]);
     // Each fitment carries its part's category (the trigger), as the catalog's reads expect.
     expect(new Set(padsFit.map((f) => f.categoryId))).toEqual(new Set([pads.categoryId]));
+    // The import gave that category itself, and skipped the trigger in its own transaction only (migration 0022):
+    // a fitment written after it, with no category or a wrong one, still takes its part's.
+    expect(pads.categoryId).not.toBeNull();
+    await db().insert(fitments).values({ vehicleId: bikes[0].id, partId: pads.id, position: 'left', categoryId: null });
+    const [chainPart] = await db()
+      .select()
+      .from(parts)
+      .where(eq(parts.sku, `IMP-${code}-2`));
+    await db()
+      .insert(fitments)
+      .values({ vehicleId: bikes[0].id, partId: pads.id, position: 'right', categoryId: chainPart.categoryId });
+    const written = await db()
+      .select()
+      .from(fitments)
+      .where(sql`${fitments.partId} = ${pads.id} and ${fitments.position} in ('left', 'right')`);
+    expect(written.map((f) => f.categoryId)).toEqual([pads.categoryId, pads.categoryId]);
+    await db()
+      .delete(fitments)
+      .where(sql`${fitments.partId} = ${pads.id} and ${fitments.position} in ('left', 'right')`);
 
     // The same file again changes nothing; a changed row updates only what changed.
     const again = await importFile('fitment', [fitmentFile]);
