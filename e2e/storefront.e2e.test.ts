@@ -229,7 +229,7 @@ describe('the storefront in a browser', () => {
     expect(await page.getByRole('button', { name: `Page ${lastPage}` }).getAttribute('aria-current')).toBe('page');
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
     await expectAccessible(page, 'the catalog, last page');
-    await page.getByRole('button', { name: 'Page 1' }).click();
+    await page.getByRole('button', { name: 'Page 1', exact: true }).click();
     await page.getByText(showing(1)).waitFor();
 
     // The same view from a link.
