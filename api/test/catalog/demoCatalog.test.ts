@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { normalisePartNumber, partNumberProblem } from '@partsyard/common';
 import { sql } from 'drizzle-orm';
+import { Client } from 'pg';
 import { demoCatalog, type DemoPart } from '../../src/catalog/demoCatalog';
-import { rowsOf } from '../../src/db/database';
+import { openDatabase, rowsOf, type Db } from '../../src/db/database';
 import { demoParts, seedDemo } from '../../src/db/seed';
 import type { Identity } from '../../src/identity/firebaseIdentity';
-import { databaseKinds } from '../support/env';
+import { databaseKinds, testEnv } from '../support/env';
+import { createTestDatabase } from '../support/postgres';
 import { startTestApp, type TestApp } from '../support/testApp';
 
 /**
@@ -15,8 +18,15 @@ import { startTestApp, type TestApp } from '../support/testApp';
 /** The demo's first parts: the storefront's fourteen and the pads' earlier design. */
 const firstParts = [...demoParts.map((p) => p.name), 'Sintered Front Brake Pads, earlier design'];
 
-const count = async (app: TestApp, query: ReturnType<typeof sql>) =>
-  Number((await rowsOf<{ n: string }>(app.server.database.db, query))[0].n);
+const countIn = async (db: Db, query: ReturnType<typeof sql>) => Number((await rowsOf<{ n: string }>(db, query))[0].n);
+const count = (app: TestApp, query: ReturnType<typeof sql>) => countIn(app.server.database.db, query);
+
+/** Every row of the catalog's tables, and the fitments whose category is not their part's. */
+const catalogRows = sql`select (select count(*) from parts) + (select count(*) from vehicles)
+  + (select count(*) from fitments) + (select count(*) from part_numbers) + (select count(*) from brands)
+  + (select count(*) from categories) + (select count(*) from models) as n`;
+const strayCategories = sql`select count(*) as n from fitments f join parts p on p.id = f.part_id
+  where f.category_id is distinct from p.category_id`;
 
 /** An identity that knows the demo accounts by a fixed uid (the seed asks it again on every start). */
 const sameIdentity: Identity = {
@@ -153,10 +163,10 @@ describe.each(databaseKinds)('the demo seeded on %s', (kind) => {
       await count(
         app,
         sql`select count(*) as n from fitments f left join parts p on p.id = f.part_id
-          left join vehicles v on v.id = f.vehicle_id
-          where p.id is null or v.id is null or f.category_id is distinct from p.category_id`,
+          left join vehicles v on v.id = f.vehicle_id where p.id is null or v.id is null`,
       ),
     ).toBe(0);
+    expect(await count(app, strayCategories)).toBe(0);
     expect(
       await count(
         app,
@@ -253,11 +263,52 @@ describe.each(databaseKinds)('the demo seeded on %s', (kind) => {
   });
 
   it('seeds once: a second start adds nothing', async () => {
-    const tables = sql`select (select count(*) from parts) + (select count(*) from vehicles)
-      + (select count(*) from fitments) + (select count(*) from part_numbers) + (select count(*) from brands)
-      + (select count(*) from categories) + (select count(*) from models) as n`;
-    const before = await count(app, tables);
+    const before = await count(app, catalogRows);
     await seedDemo(app.server.database.db, sameIdentity);
-    expect(await count(app, tables)).toBe(before);
+    expect(await count(app, catalogRows)).toBe(before);
+  });
+});
+
+(testEnv.postgresUrl ? describe : describe.skip)('the demo seeded by a role that is not a superuser', () => {
+  it('loads the same catalog through the per-row checks (PostgreSQL refuses it the bulk setting)', async () => {
+    const created = await createTestDatabase({ migrated: true });
+    const role = `partsyard_t_seed_${randomBytes(4).toString('hex')}`;
+    const owner = new Client({ connectionString: created.url });
+    await owner.connect();
+    try {
+      await owner.query(`create role "${role}" login nosuperuser`);
+      // What the app's own start asks: its migrations' schema and table (found there), then the catalog's tables.
+      await owner.query(`grant create on database "${new URL(created.url).pathname.slice(1)}" to "${role}"`);
+      for (const grant of [
+        'usage, create on schema',
+        'all on all tables in schema',
+        'all on all sequences in schema',
+      ]) {
+        await owner.query(`grant ${grant} public, drizzle to "${role}"`);
+      }
+      const url = new URL(created.url);
+      url.username = role;
+      const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
+      try {
+        await seedDemo(database.db, sameIdentity);
+        const { db } = database;
+        expect(await countIn(db, sql`select count(*) as n from parts`)).toBe(
+          firstParts.length + demoCatalog().parts.length,
+        );
+        expect(await countIn(db, sql`select count(*) as n from fitments`)).toBeGreaterThanOrEqual(3000);
+        expect(await countIn(db, strayCategories)).toBe(0);
+        expect(await countIn(db, sql`select count(*) as n from parts where replaced_by_id is not null`)).toBe(
+          1 + demoCatalog().parts.filter((p) => p.replacedBy).length,
+        );
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await owner.end();
+      await created.drop();
+      const admin = new Client({ connectionString: testEnv.postgresUrl });
+      await admin.connect();
+      await admin.query(`drop role if exists "${role}"`).finally(() => admin.end());
+    }
   });
 });
