@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { demoCatalog } from '../api/src/catalog/demoCatalog';
+import { demoCatalog } from '../api/src/catalog/demo/demoCatalog';
 import { demoParts } from '../api/src/db/seed';
 import { expectAccessible } from './support/axe';
 import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop';

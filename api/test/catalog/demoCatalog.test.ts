@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { normalisePartNumber, partNumberProblem } from '@partsyard/common';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import { demoCatalog, type DemoPart } from '../../src/catalog/demoCatalog';
+import { demoCatalog, type DemoPart } from '../../src/catalog/demo/demoCatalog';
 import { openDatabase, rowsOf, type Db } from '../../src/db/database';
 import { demoParts, seedDemo } from '../../src/db/seed';
 import type { Identity } from '../../src/identity/firebaseIdentity';

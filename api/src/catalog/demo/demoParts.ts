@@ -1,135 +1,10 @@
-import { normalisePartNumber, type PriceTier } from '@partsyard/common';
-import { demoBrands, demoModels, type DemoModel, type MakeName } from './demoCatalogData';
-import type { PartNumberKind } from './partLinksSchema';
+import type { DemoContext, DemoNumber } from './demoCatalog';
+import { demoModels, type DemoModel, type MakeName } from './demoCatalogData';
 
 /**
- * The grown demo catalog (issue 33 point 7): a few hundred parts with brands, categories, numbers in their makers'
- * formats, fitment (positions, quantities, notes) and supersessions, on some 350 vehicles, generated from the
- * tables of demoCatalogData.ts by a seeded generator, so that every start makes the same catalog. Pure data:
- * catalogSeed.ts writes it. None of it fits the demo's first bikes (CRF450R, YZ450F), and none is universal, so
- * their lists stay as catalogSeed.ts makes them.
+ * The grown demo's parts (demoCatalog.ts), a group of categories each: what each family is called, which bikes it
+ * fits and how (position, quantity, note), its numbers, and the few earlier designs it replaced.
  */
-
-export interface DemoVehicle {
-  make: MakeName;
-  model: string;
-  year: number;
-  variant: string;
-}
-
-export interface DemoNumber {
-  kind: PartNumberKind;
-  raw: string;
-  /** The brand the number is of (a manufacturer's or interchange number), null for OEM numbers and EANs. */
-  brand: string | null;
-}
-
-export interface DemoFitment {
-  vehicle: DemoVehicle;
-  position: string;
-  quantity: number;
-  note: string;
-}
-
-export interface DemoPart {
-  name: string;
-  description: string;
-  image: string;
-  priceCents: number;
-  minOrder: number;
-  available: number;
-  packSize: number;
-  priceTiers: PriceTier[];
-  brand: string;
-  /** A category of the second level (demoCategories). */
-  category: string;
-  numbers: DemoNumber[];
-  fitments: DemoFitment[];
-  /** The name of the part that replaces this one (an earlier design), or null. */
-  replacedBy: string | null;
-}
-
-export interface DemoCatalog {
-  vehicles: DemoVehicle[];
-  parts: DemoPart[];
-}
-
-/** The demo's first numbers: no generated number starts like them, so looking them up finds what it always did. */
-const reservedPrefixes = ['FA185', '06455MEN', '520VX3', 'CR9E', '087295'];
-
-/** mulberry32: a small seeded generator, the same sequence on every run. */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  return {
-    next,
-    int,
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
-    digits: (n: number) => Array.from({ length: n }, () => String(int(0, 9))).join(''),
-    letter: (from = 'ABCDEFGHJKLMNPRSTUVWXYZ') => from[int(0, from.length - 1)],
-  };
-}
-
-/** The EAN-13 check digit of twelve digits (GS1: weights 1 and 3 from the left). */
-export function ean13CheckDigit(twelve: string): number {
-  const sum = [...twelve].reduce((total, digit, i) => total + Number(digit) * (i % 2 ? 3 : 1), 0);
-  return (10 - (sum % 10)) % 10;
-}
-
-type Family =
-  | 'padsFront'
-  | 'padsRear'
-  | 'disc'
-  | 'chain'
-  | 'sprocketFront'
-  | 'sprocketRear'
-  | 'clutch'
-  | 'oil'
-  | 'air'
-  | 'gasket'
-  | 'plug'
-  | 'battery'
-  | 'regulator'
-  | 'forkSeals';
-
-/** What every part of a family shares: its category, picture, price range (dollars), minimum order and stock. */
-const families: Record<
-  Family,
-  { category: string; image: string; price: [number, number]; minOrder: number; stock: [number, number] }
-> = {
-  padsFront: { category: 'Brake pads', image: 'brake-pads', price: [29, 49], minOrder: 20, stock: [100, 900] },
-  padsRear: { category: 'Brake pads', image: 'brake-pads', price: [24, 39], minOrder: 20, stock: [100, 800] },
-  disc: { category: 'Brake discs', image: 'brake-disc', price: [149, 289], minOrder: 5, stock: [10, 120] },
-  chain: { category: 'Chains', image: 'chain', price: [99, 189], minOrder: 10, stock: [40, 400] },
-  sprocketFront: { category: 'Sprockets', image: 'sprocket', price: [14, 23], minOrder: 15, stock: [100, 900] },
-  sprocketRear: { category: 'Sprockets', image: 'sprocket', price: [39, 65], minOrder: 15, stock: [50, 500] },
-  clutch: { category: 'Clutch kits', image: 'clutch-plates', price: [89, 159], minOrder: 10, stock: [20, 300] },
-  oil: { category: 'Oil filters', image: 'oil-filter', price: [7, 13], minOrder: 50, stock: [500, 4000] },
-  air: { category: 'Air filters', image: 'air-filter', price: [19, 75], minOrder: 12, stock: [50, 600] },
-  gasket: { category: 'Gaskets', image: 'gasket', price: [29, 49], minOrder: 10, stock: [30, 300] },
-  plug: { category: 'Spark plugs', image: 'spark-plug', price: [4, 15], minOrder: 50, stock: [500, 5000] },
-  battery: { category: 'Batteries', image: 'battery', price: [59, 249], minOrder: 10, stock: [20, 300] },
-  regulator: { category: 'Regulator rectifiers', image: 'regulator', price: [129, 169], minOrder: 5, stock: [10, 150] },
-  forkSeals: { category: 'Fork seals', image: 'fork-seal', price: [24, 35], minOrder: 20, stock: [100, 800] },
-};
-
-/** The group of digits that names a family in each maker's OEM numbers. */
-// prettier-ignore
-const oemFamilies: Record<MakeName, Partial<Record<Family, string>>> = {
-  Honda: { padsFront: '06455', padsRear: '06435', disc: '45251', oil: '15410', air: '17210', clutch: '22201', gasket: '06112', regulator: '31600' },
-  Yamaha: { padsFront: 'W0045', padsRear: 'W0046', disc: '2582U', oil: '13440', air: '14451', clutch: '16321', gasket: '11181', regulator: '81960' },
-  Kawasaki: { padsFront: '43082', padsRear: '43082', disc: '41080', oil: '16097', air: '11013', clutch: '13088', gasket: '11004', regulator: '21066' },
-  Suzuki: { padsFront: '59100', padsRear: '69100', disc: '59210', oil: '16510', air: '13780', clutch: '21441', gasket: '11141', regulator: '32800' },
-  KTM: { padsFront: '013', padsRear: '113', disc: '009', oil: '038', air: '006', clutch: '032', gasket: '030', regulator: '011' },
-  BMW: { padsFront: '34 11', padsRear: '34 21', disc: '34 11', oil: '11 42', air: '13 71', clutch: '21 21', gasket: '11 12', regulator: '12 31' },
-};
 
 /** K&N's letters for each maker in its air filters' numbers. */
 const knMakeCodes: Record<MakeName, string> = {
@@ -167,118 +42,8 @@ const yearSpan = (models: DemoModel[]) => {
   return from === to ? `${from}` : `${from}–${to}`;
 };
 
-/** The catalog: the same on every call. */
-export function demoCatalog(): DemoCatalog {
-  const random = seeded(0x5eed33);
-  const taken = new Set<string>();
-  /** A number not given before, whose normalised form starts like none of the demo's first numbers. */
-  const fresh = (make: () => string): string => {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const raw = make();
-      const normalised = normalisePartNumber(raw);
-      if (taken.has(normalised) || reservedPrefixes.some((p) => normalised.startsWith(p))) continue;
-      taken.add(normalised);
-      return raw;
-    }
-    throw new Error('The demo catalog ran out of fresh part numbers: change its tables');
-  };
-  const brandEan = new Map(demoBrands.map((b) => [b.name, b.ean]));
-  const ean = (brand: string): DemoNumber[] => {
-    const prefix = brandEan.get(brand);
-    if (!prefix || random.next() < 0.2) return [];
-    const raw = fresh(() => {
-      const twelve = prefix + random.digits(12 - prefix.length);
-      return `${twelve}${ean13CheckDigit(twelve)}`;
-    });
-    return [{ kind: 'ean', raw, brand: null }];
-  };
-  const oem = (make: MakeName, family: Family, code: string): DemoNumber => {
-    const group = oemFamilies[make][family] ?? '00000';
-    const formats: Record<MakeName, () => string> = {
-      Honda: () => `${group}-${code}-${random.letter('ABDJ')}${random.digits(2)}`,
-      Yamaha: () => `${code}-${group}-${random.digits(1)}0`,
-      Kawasaki: () => `${group}-${random.digits(4)}`,
-      Suzuki: () => `${group}-${random.digits(2)}${random.letter('ABCDEFGHJK')}${random.digits(1)}0`,
-      KTM: () => `${code}${group}${random.digits(3)}000`,
-      BMW: () => `${group} ${code} ${random.digits(3)} ${random.digits(3)}`,
-    };
-    return { kind: 'oem', raw: fresh(formats[make]), brand: null };
-  };
-  /** An OEM number for each maker among `models` (the first of its models names its code). */
-  const oems = (models: DemoModel[], family: Family): DemoNumber[] => {
-    const firstOfMake = new Map<MakeName, DemoModel>();
-    for (const m of models) if (!firstOfMake.has(m.make)) firstOfMake.set(m.make, m);
-    return [...firstOfMake.values()].map((m) => oem(m.make, family, m.code));
-  };
-
-  const vehicles: DemoVehicle[] = [];
-  const vehiclesOf = new Map<DemoModel, DemoVehicle[]>();
-  for (const m of demoModels) {
-    const own: DemoVehicle[] = [];
-    for (let year = m.years[0]; year <= m.years[1]; year++) {
-      for (const v of m.variants ?? [{ name: '' }]) {
-        if ((v.from ?? year) <= year && year <= (v.to ?? year)) {
-          own.push({ make: m.make, model: m.name, year, variant: v.name });
-        }
-      }
-    }
-    vehiclesOf.set(m, own);
-    vehicles.push(...own);
-  }
-  const fitting = (models: DemoModel[], row: (m: DemoModel, v: DemoVehicle) => Omit<DemoFitment, 'vehicle'> | null) =>
-    models.flatMap((m) =>
-      (vehiclesOf.get(m) ?? []).flatMap((vehicle) => {
-        const fit = row(m, vehicle);
-        return fit ? [{ vehicle, ...fit }] : [];
-      }),
-    );
-  const fit = (position: string, quantity = 1, note = '') => ({ position, quantity, note });
-
-  const parts: DemoPart[] = [];
-  const add = (
-    family: Family,
-    part: Pick<DemoPart, 'name' | 'description' | 'brand' | 'numbers' | 'fitments'> &
-      Partial<Pick<DemoPart, 'packSize' | 'replacedBy'>> & { price?: [number, number]; tiers?: [number, number][] },
-  ): DemoPart => {
-    const f = families[family];
-    const [lo, hi] = part.price ?? f.price;
-    const priceCents = random.int(lo, hi) * 100 - random.pick([5, 10, 10, 51]);
-    const packSize = part.packSize ?? 1;
-    const [sLo, sHi] = f.stock;
-    const available = random.next() < 0.08 ? 0 : Math.floor(random.int(sLo, sHi) / packSize) * packSize;
-    const made: DemoPart = {
-      name: part.name,
-      description: part.description,
-      image: `/images/parts/${f.image}.svg`,
-      priceCents,
-      minOrder: f.minOrder,
-      available,
-      packSize,
-      priceTiers: (part.tiers ?? []).map(([minUnits, share]) => ({
-        minUnits,
-        priceCents: Math.round((priceCents * share) / 5) * 5,
-      })),
-      brand: part.brand,
-      category: f.category,
-      numbers: part.numbers,
-      fitments: part.fitments,
-      replacedBy: part.replacedBy ?? null,
-    };
-    parts.push(made);
-    return made;
-  };
-  /** An earlier design of `current`, replaced by it: out of stock, fitting nothing, its own number still found. */
-  const earlier = (family: Family, current: DemoPart, name: string, raw: string) =>
-    add(family, {
-      name,
-      description: `Replaced by ${current.name}; listed so that its number still finds the part to order.`,
-      brand: current.brand,
-      numbers: [{ kind: 'manufacturer', raw: fresh(() => raw), brand: current.brand }],
-      fitments: [],
-      replacedBy: current.name,
-    });
-
-  // Brakes: each model's pads and discs, shared by the models that take its brakes (brakesAs).
+/** Brakes: each model's pads and discs, shared by the models that take its brakes (brakesAs). */
+export function brakeParts({ random, fresh, ean, oems, fitting, fit, add, earlier }: DemoContext): void {
   let ebcFirst = true;
   let supersededPads = false;
   for (const m of demoModels.filter((model) => !model.brakesAs)) {
@@ -363,8 +128,10 @@ export function demoCatalog(): DemoCatalog {
     }
     ebcFirst = !ebcFirst;
   }
+}
 
-  // Drive: chains by pitch (cut to each bike's links), sprockets by maker and teeth, a clutch kit per model.
+/** Drive: chains by pitch (cut to each bike's links), sprockets by maker and teeth, a clutch kit per model. */
+export function driveParts({ random, fresh, ean, oem, fitting, fit, add }: DemoContext): void {
   const chained = demoModels.filter((m) => m.chain);
   const chains: [brand: string, raw: string, line: string, fits: (m: DemoModel) => boolean][] = [
     ['DID', '520ERT3-120', 'ERT3 Gold MX', (m) => m.kind === 'dirt' && m.chain?.pitch === 520],
@@ -423,8 +190,10 @@ export function demoCatalog(): DemoCatalog {
       fitments: fitting([m], () => fit('')),
     });
   }
+}
 
-  // Engine: oil filters shared by many bikes, an air filter per model, top-end gaskets for the dirt bikes.
+/** Engine: oil filters shared by many bikes, an air filter per model, top-end gaskets for the dirt bikes. */
+export function engineParts({ random, fresh, ean, oem, oems, fitting, fit, add, earlier }: DemoContext): void {
   const byFilter = new Map<string, DemoModel[]>();
   for (const m of demoModels) if (m.oilFilter) byFilter.set(m.oilFilter, [...(byFilter.get(m.oilFilter) ?? []), m]);
   for (const [code, models] of byFilter) {
@@ -479,8 +248,10 @@ export function demoCatalog(): DemoCatalog {
       });
     }
   }
+}
 
-  // Ignition: one plug per NGK number, one per cylinder.
+/** Ignition: one plug per NGK number, one per cylinder. */
+export function ignitionParts({ fresh, ean, fitting, fit, add }: DemoContext): void {
   const byPlug = new Map<string, DemoModel[]>();
   for (const m of demoModels) byPlug.set(m.plug, [...(byPlug.get(m.plug) ?? []), m]);
   const densoHeat: Record<string, number> = { '6': 20, '7': 22, '8': 24, '9': 27 };
@@ -508,8 +279,10 @@ export function demoCatalog(): DemoCatalog {
       ],
     });
   }
+}
 
-  // Electrical: batteries by size (a lithium one beside some), a regulator rectifier per maker's road bikes.
+/** Electrical: batteries by size (a lithium one beside some), a regulator rectifier per maker's road bikes. */
+export function electricalParts({ random, fresh, ean, oems, fitting, fit, add, earlier }: DemoContext): void {
   const byBattery = new Map<string, DemoModel[]>();
   for (const m of demoModels) if (m.battery) byBattery.set(m.battery, [...(byBattery.get(m.battery) ?? []), m]);
   for (const [code, models] of byBattery) {
@@ -566,8 +339,10 @@ export function demoCatalog(): DemoCatalog {
       earlier('regulator', second, `Electrosport Regulator Rectifier ESR${digits}, first series`, `ESR${digits}`);
     }
   }
+}
 
-  // Suspension: fork seal kits by tube diameter (a variant with its own fork takes its own kit, or none).
+/** Suspension: fork seal kits by tube diameter (a variant with its own fork takes its own kit, or none). */
+export function suspensionParts({ random, fresh, ean, fitting, fit, add, vehiclesOf }: DemoContext): void {
   const forkOf = (m: DemoModel, variant: string) =>
     m.forkByVariant && variant in m.forkByVariant ? m.forkByVariant[variant] : m.fork;
   const diameters = [...new Set(demoModels.flatMap((m) => [m.fork, ...Object.values(m.forkByVariant ?? {})]))]
@@ -588,6 +363,4 @@ export function demoCatalog(): DemoCatalog {
       ),
     });
   }
-
-  return { vehicles, parts };
 }
