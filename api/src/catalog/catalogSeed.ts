@@ -1,9 +1,12 @@
-import type { Tx } from '../db/database';
+import { rowsOf, type Tx } from '../db/database';
 import { parts, type PartRow } from '../db/schema';
 import { brands, categories, makes, models, vehicles } from './catalogSchema';
 import { fitments, partNumbers } from './partLinksSchema';
+import { demoCatalog, type DemoVehicle } from './demo/demoCatalog';
+import { demoBrands, demoCategories, demoMakes } from './demo/demoCatalogData';
+import { slugOf } from './slug';
 import { setReplacement } from './supersession';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 
 /**
  * The demo catalog (issue 33), small enough to read at a glance: brands, a two-level category tree, numbers on the
@@ -101,4 +104,186 @@ export async function seedCatalog(tx: Tx, demo: PartRow[]): Promise<void> {
       ...bikes.map((b) => ({ vehicleId: b.id, partId: chain.id, note: b.year === 2018 ? 'cut to 114 links' : '' })),
       ...hondas.map((b) => ({ vehicleId: b.id, partId: plug.id })),
     ]);
+  await seedDemoCatalog(tx);
+}
+
+const vehicleKey = (v: DemoVehicle) => `${v.make}|${v.model}|${v.year}|${v.variant}`;
+
+/**
+ * Runs `load` with the per-row triggers off (`session_replication_role = replica`, as pg_restore loads data): the
+ * foreign-key checks and the fitments' category trigger made three quarters of the time PGlite took for the grown
+ * demo's 6,000 rows. The rows are generated whole (demoCatalog.ts; api/test/catalog/demoCatalog.test.ts checks
+ * what those checks would have), and `load` writes each fitment's category as the trigger would. Only a superuser may
+ * (PGlite's session is one): elsewhere the setting is refused, and the rows go through the checks.
+ */
+async function withoutRowTriggers(tx: Tx, load: () => Promise<void>): Promise<void> {
+  const bulk = await tx
+    .transaction(async (savepoint) => {
+      await savepoint.execute(sql`set local session_replication_role = replica`);
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+  try {
+    await load();
+  } finally {
+    if (bulk) await tx.execute(sql`set local session_replication_role = origin`);
+  }
+}
+
+/**
+ * Inserts `rows` (by column name; `columns` gives each column's type) in one statement with one parameter, a JSON
+ * array read as a set of records: the grown demo's rows hold some 30,000 values, and PGlite took seconds to bind them
+ * as as many parameters. Answers the `returning` columns of the rows.
+ */
+async function insertRows<T>(
+  tx: Tx,
+  table: string,
+  columns: Record<string, string>,
+  rows: Record<string, unknown>[],
+  returning?: string,
+): Promise<T[]> {
+  const names = Object.keys(columns).join(', ');
+  const types = Object.entries(columns)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(', ');
+  return rowsOf<T>(
+    tx,
+    sql`insert into ${sql.raw(table)} (${sql.raw(names)})
+      select ${sql.raw(names)} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.raw(types)})
+      ${returning ? sql.raw(`returning ${returning}`) : sql``}`,
+  );
+}
+
+/**
+ * The grown demo catalog (demoCatalog.ts) beside the rows above: set-based, a statement per table (the demo seeds at
+ * every first start of the embedded default and in every browser test's shop), the rows above reused by name. Its
+ * parts are older than the demo's first ones, so lists newest first still open with those.
+ */
+async function seedDemoCatalog(tx: Tx): Promise<void> {
+  const catalog = demoCatalog();
+  const byName = <T extends { id: string; name: string }>(rows: T[]) => new Map(rows.map((r) => [r.name, r.id]));
+
+  await tx
+    .insert(brands)
+    .values(demoBrands.map((b) => ({ name: b.name, slug: slugOf(b.name) })))
+    .onConflictDoNothing();
+  const brandIds = byName(await tx.select().from(brands));
+  await tx
+    .insert(categories)
+    .values(demoCategories.map((c) => ({ name: c.name, slug: slugOf(c.name) })))
+    .onConflictDoNothing();
+  const tops = byName(await tx.select().from(categories));
+  await tx
+    .insert(categories)
+    .values(
+      demoCategories.flatMap((c) =>
+        c.children.map((name) => ({ name, slug: slugOf(name), parentId: tops.get(c.name) })),
+      ),
+    )
+    .onConflictDoNothing();
+  const categoryIds = byName(await tx.select().from(categories));
+  await tx
+    .insert(makes)
+    .values(demoMakes.map((name) => ({ name, slug: slugOf(name) })))
+    .onConflictDoNothing();
+  const makeIds = byName(await tx.select().from(makes));
+
+  await withoutRowTriggers(tx, async () => {
+    const modelRows = await insertRows<{ id: string; make_id: string; name: string }>(
+      tx,
+      'models',
+      { make_id: 'uuid', name: 'text', slug: 'text' },
+      [...new Set(catalog.vehicles.map((v) => `${v.make}|${v.model}`))].map((key) => {
+        const [make, name] = key.split('|');
+        return { make_id: makeIds.get(make), name, slug: slugOf(name) };
+      }),
+      'id, make_id, name',
+    );
+    const makeNames = new Map([...makeIds].map(([name, id]) => [id, name]));
+    const modelIds = new Map(modelRows.map((m) => [`${makeNames.get(m.make_id)}|${m.name}`, m.id]));
+    const vehicleRows = await insertRows<{ id: string; model_id: string; year: number; variant: string }>(
+      tx,
+      'vehicles',
+      { model_id: 'uuid', year: 'smallint', variant: 'text' },
+      catalog.vehicles.map((v) => ({
+        model_id: modelIds.get(`${v.make}|${v.model}`),
+        year: v.year,
+        variant: v.variant,
+      })),
+      'id, model_id, year, variant',
+    );
+    const modelKeys = new Map([...modelIds].map(([key, id]) => [id, key]));
+    const vehicleIds = new Map(vehicleRows.map((v) => [`${modelKeys.get(v.model_id)}|${v.year}|${v.variant}`, v.id]));
+
+    const now = Date.now();
+    const partRows = await insertRows<{ id: string; name: string }>(
+      tx,
+      'parts',
+      {
+        name: 'text',
+        description: 'text',
+        image: 'text',
+        price_cents: 'bigint',
+        min_order: 'integer',
+        available: 'integer',
+        pack_size: 'integer',
+        price_tiers: 'jsonb',
+        brand_id: 'uuid',
+        category_id: 'uuid',
+        created_at: 'timestamptz',
+      },
+      catalog.parts.map((p, i) => ({
+        name: p.name,
+        description: p.description,
+        image: p.image,
+        price_cents: p.priceCents,
+        min_order: p.minOrder,
+        available: p.available,
+        pack_size: p.packSize,
+        price_tiers: p.priceTiers,
+        brand_id: brandIds.get(p.brand),
+        category_id: categoryIds.get(p.category),
+        created_at: new Date(now - 2 * 86_400_000 - i * 60_000).toISOString(),
+      })),
+      'id, name',
+    );
+    const partIds = byName(partRows);
+    await insertRows(
+      tx,
+      'part_numbers',
+      { part_id: 'uuid', kind: 'text', raw: 'text', brand_id: 'uuid' },
+      catalog.parts.flatMap((p) =>
+        p.numbers.map((n) => ({
+          part_id: partIds.get(p.name),
+          kind: n.kind,
+          raw: n.raw,
+          brand_id: n.brand ? brandIds.get(n.brand) : null,
+        })),
+      ),
+    );
+    await insertRows(
+      tx,
+      'fitments',
+      { vehicle_id: 'uuid', part_id: 'uuid', position: 'text', quantity: 'integer', note: 'text', category_id: 'uuid' },
+      catalog.parts.flatMap((p) =>
+        p.fitments.map((f) => ({
+          vehicle_id: vehicleIds.get(vehicleKey(f.vehicle)),
+          part_id: partIds.get(p.name),
+          position: f.position,
+          quantity: f.quantity,
+          note: f.note,
+          // The part's category, as the fitments_category_from_part trigger (migration 0017) writes it.
+          category_id: categoryIds.get(p.category),
+        })),
+      ),
+    );
+  });
+
+  // Supersessions through the catalog's own rule (a chain never loops), the checks on.
+  const ids = byName(await tx.select({ id: parts.id, name: parts.name }).from(parts));
+  for (const p of catalog.parts) {
+    if (p.replacedBy) await setReplacement(tx, ids.get(p.name) as string, ids.get(p.replacedBy) as string);
+  }
 }
