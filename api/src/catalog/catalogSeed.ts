@@ -110,25 +110,16 @@ export async function seedCatalog(tx: Tx, demo: PartRow[]): Promise<void> {
 const vehicleKey = (v: DemoVehicle) => `${v.make}|${v.model}|${v.year}|${v.variant}`;
 
 /**
- * Runs `load` with the per-row triggers off (`session_replication_role = replica`, as pg_restore loads data): the
- * foreign-key checks and the fitments' category trigger made three quarters of the time PGlite took for the grown
- * demo's 6,000 rows. The rows are generated whole (demoCatalog.ts; api/test/catalog/demoCatalog.test.ts checks
- * what those checks would have), and `load` writes each fitment's category as the trigger would. Only a superuser may
- * (PGlite's session is one): elsewhere the setting is refused, and the rows go through the checks.
+ * Runs `load` with the fitments' per-row category look-up skipped, as the fitment import skips it (migration 0022,
+ * `partsyard.fitments_category_given`, for this transaction only): `load` writes each fitment's category from its
+ * part, as the trigger would. The foreign keys are checked as for any other writer.
  */
-async function withoutRowTriggers(tx: Tx, load: () => Promise<void>): Promise<void> {
-  const bulk = await tx
-    .transaction(async (savepoint) => {
-      await savepoint.execute(sql`set local session_replication_role = replica`);
-    })
-    .then(
-      () => true,
-      () => false,
-    );
+async function withCategoriesGiven(tx: Tx, load: () => Promise<void>): Promise<void> {
+  await tx.execute(sql`select set_config('partsyard.fitments_category_given', 'on', true)`);
   try {
     await load();
   } finally {
-    if (bulk) await tx.execute(sql`set local session_replication_role = origin`);
+    await tx.execute(sql`select set_config('partsyard.fitments_category_given', '', true)`);
   }
 }
 
@@ -190,7 +181,7 @@ async function seedDemoCatalog(tx: Tx): Promise<void> {
     .onConflictDoNothing();
   const makeIds = byName(await tx.select().from(makes));
 
-  await withoutRowTriggers(tx, async () => {
+  await withCategoriesGiven(tx, async () => {
     const modelRows = await insertRows<{ id: string; make_id: string; name: string }>(
       tx,
       'models',
