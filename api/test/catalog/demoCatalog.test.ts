@@ -269,46 +269,49 @@ describe.each(databaseKinds)('the demo seeded on %s', (kind) => {
   });
 });
 
-(testEnv.postgresUrl ? describe : describe.skip)('the demo seeded by a role that is not a superuser (a production database\'s app role)', () => {
-  it('loads the same catalog', async () => {
-    const created = await createTestDatabase({ migrated: true });
-    const role = `partsyard_t_seed_${randomBytes(4).toString('hex')}`;
-    const owner = new Client({ connectionString: created.url });
-    await owner.connect();
-    try {
-      await owner.query(`create role "${role}" login nosuperuser`);
-      // What the app's own start asks: its migrations' schema and table (found there), then the catalog's tables.
-      await owner.query(`grant create on database "${new URL(created.url).pathname.slice(1)}" to "${role}"`);
-      for (const grant of [
-        'usage, create on schema',
-        'all on all tables in schema',
-        'all on all sequences in schema',
-      ]) {
-        await owner.query(`grant ${grant} public, drizzle to "${role}"`);
-      }
-      const url = new URL(created.url);
-      url.username = role;
-      const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
+(testEnv.postgresUrl ? describe : describe.skip)(
+  "the demo seeded by a role that is not a superuser (a production database's app role)",
+  () => {
+    it('loads the same catalog', async () => {
+      const created = await createTestDatabase({ migrated: true });
+      const role = `partsyard_t_seed_${randomBytes(4).toString('hex')}`;
+      const owner = new Client({ connectionString: created.url });
+      await owner.connect();
       try {
-        await seedDemo(database.db, sameIdentity);
-        const { db } = database;
-        expect(await countIn(db, sql`select count(*) as n from parts`)).toBe(
-          firstParts.length + demoCatalog().parts.length,
-        );
-        expect(await countIn(db, sql`select count(*) as n from fitments`)).toBeGreaterThanOrEqual(3000);
-        expect(await countIn(db, strayCategories)).toBe(0);
-        expect(await countIn(db, sql`select count(*) as n from parts where replaced_by_id is not null`)).toBe(
-          1 + demoCatalog().parts.filter((p) => p.replacedBy).length,
-        );
+        await owner.query(`create role "${role}" login nosuperuser`);
+        // What the app's own start asks: its migrations' schema and table (found there), then the catalog's tables.
+        await owner.query(`grant create on database "${new URL(created.url).pathname.slice(1)}" to "${role}"`);
+        for (const grant of [
+          'usage, create on schema',
+          'all on all tables in schema',
+          'all on all sequences in schema',
+        ]) {
+          await owner.query(`grant ${grant} public, drizzle to "${role}"`);
+        }
+        const url = new URL(created.url);
+        url.username = role;
+        const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
+        try {
+          await seedDemo(database.db, sameIdentity);
+          const { db } = database;
+          expect(await countIn(db, sql`select count(*) as n from parts`)).toBe(
+            firstParts.length + demoCatalog().parts.length,
+          );
+          expect(await countIn(db, sql`select count(*) as n from fitments`)).toBeGreaterThanOrEqual(3000);
+          expect(await countIn(db, strayCategories)).toBe(0);
+          expect(await countIn(db, sql`select count(*) as n from parts where replaced_by_id is not null`)).toBe(
+            1 + demoCatalog().parts.filter((p) => p.replacedBy).length,
+          );
+        } finally {
+          await database.close();
+        }
       } finally {
-        await database.close();
+        await owner.end();
+        await created.drop();
+        const admin = new Client({ connectionString: testEnv.postgresUrl });
+        await admin.connect();
+        await admin.query(`drop role if exists "${role}"`).finally(() => admin.end());
       }
-    } finally {
-      await owner.end();
-      await created.drop();
-      const admin = new Client({ connectionString: testEnv.postgresUrl });
-      await admin.connect();
-      await admin.query(`drop role if exists "${role}"`).finally(() => admin.end());
-    }
-  });
-});
+    });
+  },
+);
