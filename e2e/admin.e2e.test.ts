@@ -82,8 +82,9 @@ describe('admin pages in a browser', () => {
     await partRow.getByText('$7.25').waitFor();
     await partRow.getByText('400', { exact: true }).waitFor();
 
-    await page.goto('/parts');
-    await page.getByText(name).first().waitFor();
+    // The catalog lists by name, hundreds of demo parts: the new one is found by its name.
+    await page.goto(`/parts?q=${encodeURIComponent(name)}`);
+    await page.getByRole('heading', { name }).waitFor();
     await context.close();
   });
 

@@ -175,6 +175,11 @@ describe('the catalog in a browser: what fits my bike, with counts, found by any
         await visitor.getByRole('heading', { level: 1, name: 'Brake pads' }).waitFor();
         await visitor.waitForFunction(() => document.title === 'Brake pads — PartsYard');
         await visitor.getByText(/^Showing 1–/).waitFor();
+        // Brake pads alone, by name (the demo has dozens): every card a pad; the demo's own pads found in it.
+        const names = await cardNames(visitor);
+        expect(names.filter((name) => !/pad/i.test(name))).toEqual([]);
+        await visitor.goto('/categories/brake-pads?q=Sintered%20Front');
+        await visitor.getByText(/^Showing 1–/).waitFor();
         expect(await cardNames(visitor)).toContain(onCard('Sintered Front Brake Pads (Pair)'));
         await expectNoSidewaysScroll(visitor, `/categories/brake-pads at ${width} px`);
         await expectAccessible(visitor, `/categories/brake-pads at ${width} px`);
