@@ -3,7 +3,7 @@
 //
 // Jest's own order does this only from its cache of the last run's durations, which a fresh machine (CI) does not
 // have: it falls back to file size, and a cache that knows some files and not others runs the known ones LAST.
-// Here every file gets an estimate: the seconds below (measured whole, 2026-11-28, some scaled from a loaded run; only the order matters, so they
+// Here every file gets an estimate: the seconds below (measured in a whole quiet run, 2026-11-28; only the order matters, so they
 // need no care beyond "about this long"), else the cache's duration, else 0; ties go by file size.
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
@@ -12,26 +12,28 @@ const root = path.resolve(__dirname, '..');
 
 /** Seconds a file takes within a whole run, for the files that take longest. */
 const expectedSeconds = {
-  'api/test/lifecycle.test.ts': 200,
-  'e2e/a11y.e2e.test.ts': 160,
-  'e2e/admin.e2e.test.ts': 80,
-  'api/test/start.test.ts': 75,
-  'api/test/reliability/races.test.ts': 72,
-  'api/test/cluster.test.ts': 70,
-  'api/test/reliability/faults.test.ts': 70,
-  'api/test/expiry.test.ts': 66,
-  'e2e/identity.e2e.test.ts': 65,
-  'e2e/storefront.e2e.test.ts': 64,
-  'e2e/cart.e2e.test.ts': 62,
-  'api/test/security/rateLimits.test.ts': 60,
-  'api/test/operable.test.ts': 55,
-  'api/test/performance/answerCacheMemory.test.ts': 52,
-  'api/test/replicas.test.ts': 50,
-  'api/test/services/accounts.test.ts': 47,
-  'api/test/reliability/expiryRaces.test.ts': 46,
-  'api/test/security/rights.test.ts': 40,
-  'e2e/catalog.e2e.test.ts': 40,
-  'e2e/partPage.e2e.test.ts': 40,
+  'e2e/a11y.e2e.test.ts': 187,
+  'api/test/lifecycle.test.ts': 150,
+  'e2e/admin.e2e.test.ts': 90,
+  'api/test/cluster.test.ts': 74,
+  'api/test/reliability/races.test.ts': 70,
+  'e2e/storefront.e2e.test.ts': 68,
+  'api/test/expiry.test.ts': 56,
+  'api/test/reliability/faults.test.ts': 55,
+  'e2e/orderEmails.e2e.test.ts': 49,
+  'e2e/expiry.e2e.test.ts': 47,
+  'e2e/cart.e2e.test.ts': 46,
+  'e2e/identity.e2e.test.ts': 45,
+  'api/test/start.test.ts': 45,
+  'e2e/garage.e2e.test.ts': 44,
+  'api/test/security/rights.test.ts': 44,
+  'api/test/security/rateLimits.test.ts': 42,
+  'api/test/migrations.test.ts': 36,
+  'api/test/unpaidCap.test.ts': 35,
+  'e2e/shopping.e2e.test.ts': 35,
+  'e2e/session.e2e.test.ts': 34,
+  'api/test/services/accounts.test.ts': 33,
+  'e2e/smoke.e2e.test.ts': 33,
 };
 
 class LongestFirst extends Sequencer {
