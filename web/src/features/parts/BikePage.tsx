@@ -1,13 +1,14 @@
 import { vehiclePageMeta } from '@partsyard/common';
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { BusyButton } from '../../components/BusyButton';
 import { BikeIcon } from '../../components/garage/BikeIcon';
 import { useVehicleBySlugsQuery } from '../../generated/graphql';
 import { errorMessage } from '../../lib/apollo';
 import { useOptionalGarage } from '../../lib/garage/garage';
 import { useOwnPageMeta } from '../../lib/pageMeta';
+import { addressStatus } from './catalog/addressStatus';
 import { CatalogView } from './catalog/CatalogView';
 
 /** Puts the page's bike in My garage as the current bike, or says it is there. */
@@ -57,33 +58,13 @@ export default function BikePage() {
   const vehicle = data?.vehicleBySlugs ?? null;
   useOwnPageMeta(vehicle ? vehiclePageMeta(vehicle) : null);
 
-  if (error && !data) {
-    return (
-      <section className="mx-auto max-w-7xl px-4 py-12">
-        <div role="alert" className="alert alert-error alert-soft">
-          {errorMessage(error)}
-        </div>
-      </section>
-    );
-  }
-  if (validYear && !data) {
-    return (
-      <section className="mx-auto max-w-7xl px-4 py-12" aria-busy="true">
-        <div className="skeleton h-10 w-64" />
-      </section>
-    );
-  }
-  if (!vehicle) {
-    return (
-      <section className="mx-auto flex max-w-7xl flex-col items-start gap-4 px-4 py-12">
-        <h1 className="text-3xl font-extrabold">No such bike</h1>
-        <p>There is no bike at this address.</p>
-        <Link to="/parts" className="btn btn-primary">
-          See all parts
-        </Link>
-      </section>
-    );
-  }
+  const state = addressStatus({
+    error: data ? undefined : error,
+    loading: validYear && !data,
+    found: !!vehicle,
+    what: 'bike',
+  });
+  if (state || !vehicle) return state;
   return (
     <CatalogView
       key={vehicle.id}

@@ -2,9 +2,9 @@ import { categoryPageMeta } from '@partsyard/common';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { CurrentBikeChip } from '../../components/garage/CurrentBikeChip';
 import { useCategoryBySlugQuery } from '../../generated/graphql';
-import { errorMessage } from '../../lib/apollo';
 import { useOwnPageMeta } from '../../lib/pageMeta';
 import { changedSearch, readCatalogParams } from './catalog/catalogParams';
+import { addressStatus } from './catalog/addressStatus';
 import { CatalogView } from './catalog/CatalogView';
 
 /**
@@ -18,33 +18,8 @@ export default function CategoryPage() {
   const category = data?.category ?? null;
   useOwnPageMeta(category ? categoryPageMeta(category) : null);
 
-  if (error && !data) {
-    return (
-      <section className="mx-auto max-w-7xl px-4 py-12">
-        <div role="alert" className="alert alert-error alert-soft">
-          {errorMessage(error)}
-        </div>
-      </section>
-    );
-  }
-  if (!data) {
-    return (
-      <section className="mx-auto max-w-7xl px-4 py-12" aria-busy="true">
-        <div className="skeleton h-10 w-64" />
-      </section>
-    );
-  }
-  if (!category) {
-    return (
-      <section className="mx-auto flex max-w-7xl flex-col items-start gap-4 px-4 py-12">
-        <h1 className="text-3xl font-extrabold">No such category</h1>
-        <p>There is no category at this address.</p>
-        <Link to="/parts" className="btn btn-primary">
-          See all parts
-        </Link>
-      </section>
-    );
-  }
+  const state = addressStatus({ error: data ? undefined : error, loading: !data, found: !!category, what: 'category' });
+  if (state || !category) return state;
   // Another category's page keeps the view's search, brand, stock and bike choices (from its page 1).
   const kept = changedSearch(readCatalogParams(new URLSearchParams(search)), { category: '' });
   const keep = kept ? `?${kept}` : '';
