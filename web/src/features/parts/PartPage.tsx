@@ -1,10 +1,10 @@
 import { formatDollars, partPageMeta } from '@partsyard/common';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { PartNotFound, ShoppingFact, ShoppingPartSummary } from '../../components/ShoppingPartSummary';
 import { Spinner } from '../../components/Spinner';
 import { usePartDetailsQuery } from '../../generated/partPage';
-import { setPageMeta } from '../../lib/pageMeta';
+import { useOwnPageMeta } from '../../lib/pageMeta';
 import { AddToCartForm } from '../../components/cart/AddToCart';
 import { PriceBreaks } from '../../components/cart/PriceBreaks';
 import { smallestOrder } from '../../lib/cart/useCart';
@@ -41,9 +41,7 @@ export default function PartPage() {
   const { data, loading, error } = usePartDetailsQuery({ variables: { id: partId } });
   const part = data?.part;
   const [amount, setAmount] = useState(0);
-  useEffect(() => {
-    if (part) setPageMeta(partPageMeta(part));
-  }, [part]);
+  useOwnPageMeta(part ? partPageMeta(part) : null);
 
   if (loading && !data) return <Spinner centered />;
   if (!part) return <PartNotFound error={error} backTo="/parts" backLabel="Browse parts" />;
