@@ -13,10 +13,12 @@ import { createServices, type Services } from './services';
 import { startMailer, type Mailer } from './services/mailer';
 import { startSweeps, type Sweeps } from './services/sweeps';
 import { startImportWorker, type ImportWorker } from './imports/importWorker';
-import { Redis } from 'ioredis';
+import { lazyPackage } from './lazyPackage';
 import { createRateLimits, type RateLimitStore } from './rateLimits';
 import { createWriteTracker } from './http/answerCache';
 import { noWriteBus, postgresWriteBus, redisWriteBus, type WriteBus } from './writeBus';
+
+const ioredis = lazyPackage<typeof import('ioredis')>('ioredis');
 
 export interface RunningServer {
   url: string;
@@ -61,7 +63,9 @@ export async function startServer(
   // What replicas share (docs/decisions.md, "Running in production"): Redis if configured, else PostgreSQL;
   // memory only in the embedded default.
   const redisPrefix = config.redisKeyPrefix;
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
+  const redis = config.redisUrl
+    ? new (ioredis().Redis)(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 })
+    : null;
   if (redis) {
     redis.on('error', () => undefined); // ioredis reconnects; commands meanwhile fail and are answered 503
     await redis.connect();

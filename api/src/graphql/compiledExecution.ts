@@ -1,8 +1,12 @@
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import type { GraphQLContext } from './context';
+import { lazyPackage } from '../lazyPackage';
+
+/** Loaded when the first operation is compiled: a visitor's traffic and most processes never compile one. */
+const graphqlJit = lazyPackage<typeof import('graphql-jit')>('graphql-jit');
 
 /**
  * Compiled execution (graphql-jit) for the queries a signed-in person asks again and again (My Orders, All
@@ -77,6 +81,7 @@ export function compiledExecutionPlugin(options: {
 /** The operation compiled, or 'not compiled' when graphql-jit cannot take it. */
 function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined) {
   try {
+    const { compileQuery, isCompiledQuery } = graphqlJit();
     const made = compileQuery(schema, document, operationName ?? undefined);
     return isCompiledQuery(made) ? made : 'not compiled';
   } catch {

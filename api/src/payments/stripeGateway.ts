@@ -1,8 +1,11 @@
 import { createHmac } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { AppError } from '../errors';
 import type { Config } from '../config';
 import type { GatewayIntent, PaymentGateway } from './paymentGateway';
+import { lazyPackage } from '../lazyPackage';
+
+const stripeSdk = lazyPackage<typeof Stripe>('stripe');
 
 /**
  * This deployment's mark on the intents it creates (metadata.shop): derived from its webhook endpoint's
@@ -29,7 +32,8 @@ const stripeReason = {
  * signed webhooks, and idempotent refunds.
  */
 export function createStripeGateway(settings: NonNullable<Config['stripe']>): PaymentGateway {
-  const stripe = new Stripe(settings.secretKey, {
+  const StripeSdk = stripeSdk();
+  const stripe = new StripeSdk(settings.secretKey, {
     ...(settings.apiHost ? { host: settings.apiHost } : {}),
     ...(settings.apiPort ? { port: settings.apiPort } : {}),
     ...(settings.apiProtocol ? { protocol: settings.apiProtocol } : {}),

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { Db } from '../db/database';
 import { outbox, type OutboxRow } from '../db/schema';
 import { describeError, logger } from '../logger';
+import { lazyPackage } from '../lazyPackage';
+
+const nodemailer = lazyPackage<typeof import('nodemailer')>('nodemailer');
 
 /**
  * The mail worker: delivers the outbox (outbox.ts) over SMTP with nodemailer.
@@ -138,7 +140,7 @@ function messageIdDomain(from: string): string {
 
 export function createTransport(smtpUrl: string, timeoutMs: number): Transporter {
   const url = new URL(smtpUrl);
-  return nodemailer.createTransport({
+  return nodemailer().createTransport({
     host: url.hostname,
     port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
     secure: url.protocol === 'smtps:',
