@@ -661,7 +661,14 @@ describe('the embedded database (PGlite) killed with SIGKILL in the middle of wr
           inFlight--;
         }
       });
+      // Killed once this round has had writes acknowledged (7 orders; a paid one by the last round), however
+      // loaded the machine: a fixed wait acknowledged 15 orders in three rounds on a machine at load 15.
+      const ordersBefore = acknowledged.orders.size;
+      const written = () =>
+        acknowledged.orders.size - ordersBefore >= 7 &&
+        (round < kills - 1 || [...acknowledged.orders.values()].some((o) => o.paid));
       await sleep(2_500 + round * 500);
+      for (const deadline = Date.now() + 60_000; !written() && Date.now() < deadline;) await sleep(100);
       killedMidWrite += inFlight > 0 ? 1 : 0;
       await kill();
       writing = false;
@@ -740,5 +747,7 @@ describe('the embedded database (PGlite) killed with SIGKILL in the middle of wr
     } finally {
       await db.close();
     }
-  });
+    // Four starts of the real process on a PGlite data directory, and the writes of three rounds between them:
+    // under two minutes on a quiet machine, over it at a load of 14.
+  }, 300_000);
 });
