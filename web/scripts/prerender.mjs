@@ -15,11 +15,11 @@ const serverBuild = path.join(web, 'dist-prerender');
  * and a part's placeholders, the login page's card). `render`: the address rendered, for a route with `:name`
  * segments (the first render of those pages does not show them). `query`: whether the file also answers the
  * route with a query string (the catalog's `?q=` or `?page=` would render otherwise, so those get the empty
- * shell). `lowPriority`: the page's first paint and largest element need no script (the home page's hero), so
- * its scripts are fetched at low priority, not competing with the style sheet on a slow network.
+ * shell). The first paint of these pages needs no script, so their scripts are fetched at low priority, not
+ * competing with the style sheet on a slow network.
  */
 const routes = [
-  { route: '/', file: 'home.html', query: true, lowPriority: true },
+  { route: '/', file: 'home.html', query: true },
   { route: '/parts', file: 'parts.html' },
   { route: '/categories/:slug', render: '/categories/pre-rendered', file: 'category.html' },
   { route: '/parts/:partId', render: '/parts/pre-rendered', file: 'part.html' },
@@ -60,10 +60,10 @@ try {
   const root = '<div id="root"></div>';
   if (!index.includes(root)) throw new Error(`prerender: dist/index.html has no ${root}`);
   const manifest = {};
-  for (const { route, render = route, file, query = false, lowPriority = false } of routes) {
+  for (const { route, render = route, file, query = false } of routes) {
     const html = await renderPage(render);
     // A function, not a string: `$'`, `` $` `` or `$&` in the markup would stand for parts of the page.
-    const page = (lowPriority ? lowPriorityScripts(index) : index).replace(root, () => `<div id="root">${html}</div>`);
+    const page = lowPriorityScripts(index).replace(root, () => `<div id="root">${html}</div>`);
     writeFileSync(path.join(dist, file), page);
     manifest[route] = { file, query };
     console.log(`prerender: dist/${file} (${(html.length / 1000).toFixed(1)} kB of markup for ${route})`);

@@ -5,7 +5,7 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { Spinner } from '../../components/Spinner';
 import { useClientSettings } from '../../lib/clientSettings';
 import { authErrorMessage } from '../../lib/authErrors';
-import { useAuth } from '../../lib/auth';
+import { prepareSignIn, useAuth } from '../../lib/auth';
 import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { GoogleSignIn } from './GoogleSignIn';
 import { returnTo } from './returnTo';
@@ -32,7 +32,13 @@ export default function LoginPage() {
   const initial = settings?.demoMode ? demoCustomer : { email: '', password: '' };
 
   return (
-    <section className="mx-auto flex max-w-md flex-col gap-6 px-4 py-12">
+    // The identity SDK downloads once the visitor turns to the form (lib/auth.tsx).
+    <section
+      className="mx-auto flex max-w-md flex-col gap-6 px-4 py-12"
+      onPointerEnter={prepareSignIn}
+      onPointerDown={prepareSignIn}
+      onFocus={prepareSignIn}
+    >
       <div className="card bg-base-100 shadow-xl">
         <div className="card-body gap-4">
           <h1 className="text-center text-2xl font-bold">Login</h1>
