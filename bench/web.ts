@@ -4,8 +4,9 @@
  *
  * Builds the web app (`npm run build`), starts the shop on an in-memory PGlite with the demo content (no
  * Auth emulator: the anonymous pages measured here never sign in), and runs Lighthouse (mobile preset:
- * Lighthouse's default configuration, simulated throttling) in Debian's Chromium on `/` and `/parts`, several
- * times each, keeping the median run; then its accessibility, best-practices and SEO categories once on every
+ * Lighthouse's default configuration, simulated throttling) in Debian's Chromium on `/`, `/parts`, a category's
+ * page (the demo's category with the most parts), a part's page (the newest part's) and `/login`, several times
+ * each, keeping the median run; then its accessibility, best-practices and SEO categories once on every
  * public page. From that run's network log it takes the JavaScript and CSS the page
  * loaded (what it fetched before the network went quiet, without scrolling), and gzips each file from
  * web/dist. Prints a table and writes it to docs/performance.md between the `bench:web` markers.
@@ -22,10 +23,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { desc } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import * as prettier from 'prettier';
 import { loadConfig, type Config } from '../api/src/config';
 import { openDatabase } from '../api/src/db/database';
+import { categories } from '../api/src/catalog/catalogSchema';
 import { parts } from '../api/src/db/schema';
 import { seedDemo } from '../api/src/db/seed';
 import type { Identity } from '../api/src/identity/firebaseIdentity';
@@ -43,15 +45,30 @@ const cpuArg = Number(args[args.indexOf('--cpu-slowdown') + 1]);
 /** Lighthouse's CPU slowdown (its default, 4, assumes a fast desktop host); only for experiments. */
 const cpuSlowdown = args.includes('--cpu-slowdown') && cpuArg > 0 ? cpuArg : undefined;
 
-/** The pages measured, and the budgets of issue 5 (reported, not asserted). */
+/**
+ * The pages measured (`:category` and `:newest` are filled in from the demo data), and the budgets of issue 33
+ * point 9 (reported, not asserted: api/test/operable.test.ts asserts the home page's JavaScript bytes).
+ */
 const pages = [
   { name: 'home', path: '/' },
   { name: 'catalog', path: '/parts' },
+  { name: 'category', path: '/categories/:category' },
+  { name: 'part', path: '/parts/:newest' },
+  { name: 'login', path: '/login' },
 ];
-const budget = { homeScore: 95, homeJsKb: 180 };
+const budget = { score: 95, homeJsKb: 150 };
 
 /** Every public page (common/src/pages.ts; a part's page is the newest part's), for Lighthouse's other categories. */
-const publicPaths = ['/', '/parts', '/parts/:newest', '/portfolio', '/blog', '/login', '/signup'];
+const publicPaths = [
+  '/',
+  '/parts',
+  '/parts/:newest',
+  '/categories/:category',
+  '/portfolio',
+  '/blog',
+  '/login',
+  '/signup',
+];
 /** Issue 16: accessibility, best practices and SEO at 100 on every public page (reported, not asserted). */
 const qualityCategories = ['accessibility', 'best-practices', 'seo'] as const;
 type QualityCategory = (typeof qualityCategories)[number];
@@ -355,12 +372,23 @@ async function main(): Promise<void> {
     app = await startServer(config, { database: opened });
     console.log(`bench:web: shop at ${app.url}, Lighthouse ${runs} run(s) per page`);
 
-    const results: PageResult[] = [];
-    for (const page of pages) results.push(await measurePage(app.url, page));
     const newest = (await opened.db.select({ id: parts.id }).from(parts).orderBy(desc(parts.createdAt)).limit(1))[0];
+    // The category with the most parts of its own (a page with a full first screen of cards).
+    const category = (
+      await opened.db
+        .select({ slug: categories.slug })
+        .from(categories)
+        .innerJoin(parts, eq(parts.categoryId, categories.id))
+        .groupBy(categories.slug)
+        .orderBy(desc(count()), categories.slug)
+        .limit(1)
+    )[0];
+    const fill = (pagePath: string) =>
+      pagePath.replace(':newest', newest?.id ?? 'none').replace(':category', category?.slug ?? 'none');
+    const results: PageResult[] = [];
+    for (const page of pages) results.push(await measurePage(app.url, { ...page, path: fill(page.path) }));
     const quality: QualityResult[] = [];
-    for (const pagePath of publicPaths)
-      quality.push(await measureQuality(app.url, pagePath.replace(':newest', newest?.id ?? 'none')));
+    for (const pagePath of publicPaths) quality.push(await measureQuality(app.url, fill(pagePath)));
     const qualityMet = quality.every((q) => qualityCategories.every((c) => q.scores[c] === 100));
 
     const version = spawnSync(chromePath, ['--version'], { encoding: 'utf8' }).stdout.trim() || 'Chromium';
@@ -380,7 +408,7 @@ async function main(): Promise<void> {
       '',
       ...results.map((r) => `- \`${r.path}\` loads (kB gz): ${files(r)}. LCP element: \`${r.lcpElement}\``),
       '',
-      `Budgets (issue 5): Lighthouse performance >= ${budget.homeScore} on \`/\`: ${home.score}, ${verdict(home.score >= budget.homeScore)}; home page JavaScript < ${budget.homeJsKb} kB gzipped: ${homeJs.toFixed(1)} kB, ${verdict(homeJs < budget.homeJsKb)}.`,
+      `Budgets (issue 33 point 9): Lighthouse performance >= ${budget.score} on every page measured: ${results.map((r) => `\`${r.path}\` ${r.score}`).join(', ')}, ${verdict(results.every((r) => r.score >= budget.score))}; home page JavaScript <= ${budget.homeJsKb} kB gzipped: ${homeJs.toFixed(1)} kB, ${verdict(homeJs <= budget.homeJsKb)}.`,
       '',
       `Accessibility, best practices and SEO (issue 16: 100 on every public page, ${verdict(qualityMet)}): Lighthouse ${lighthouseVersion}, mobile preset, one run per page (these categories do not depend on timing); a part's page is the newest part's.`,
       '',

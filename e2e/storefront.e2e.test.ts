@@ -174,6 +174,56 @@ describe('the storefront in a browser', () => {
     await context.close();
   });
 
+  it('the catalog, a category, a part and the login page paint from their HTML too, and hydrate without an error', async () => {
+    // Scripts off: the header, and each page as far as it goes without the API's answers.
+    const still = await shop.browser.newContext({ baseURL: shop.url, javaScriptEnabled: false });
+    const staticPage = await still.newPage();
+    for (const path of ['/parts', '/categories/brake-pads', '/login']) {
+      await staticPage.goto(path);
+      expect([path, await mainNav(staticPage).getByRole('link', { name: 'Blog' }).count()]).toEqual([path, 1]);
+    }
+    await staticPage.goto('/parts');
+    await staticPage.getByRole('heading', { name: 'All Parts' }).waitFor();
+    expect(await staticPage.getByTestId('part-card-skeleton').count()).toBeGreaterThan(0);
+    await staticPage.goto('/login');
+    await staticPage.getByRole('heading', { name: 'Login' }).waitFor();
+    await still.close();
+
+    // Scripts on: the app adopts that markup (the parsed footer stays), then the data arrives; nothing fails.
+    const { context, page } = await shop.newPage(375);
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript(() => {
+      const w = window as unknown as { parsedFooter?: Element };
+      new MutationObserver((_, observer) => {
+        w.parsedFooter = document.querySelector('footer') ?? undefined;
+        if (w.parsedFooter) observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const footerKept = () =>
+      page.evaluate(
+        () => document.querySelector('footer') === (window as unknown as { parsedFooter?: Element }).parsedFooter,
+      );
+    await page.goto('/parts');
+    const firstPart = page.locator('main h2 a[href^="/parts/"]').first();
+    await firstPart.waitFor();
+    expect(['/parts', await footerKept()]).toEqual(['/parts', true]);
+    const partPath = (await firstPart.getAttribute('href')) ?? '';
+    await page.goto('/categories/brake-pads');
+    await page.getByRole('heading', { name: 'Brake pads', level: 1 }).waitFor();
+    await page.locator('main h2 a[href^="/parts/"]').first().waitFor();
+    expect(['/categories/brake-pads', await footerKept()]).toEqual(['/categories/brake-pads', true]);
+    await page.goto(partPath);
+    await page.getByRole('heading', { name: 'About this part' }).waitFor();
+    expect([partPath, await footerKept()]).toEqual([partPath, true]);
+    await page.goto('/login');
+    await page.getByRole('textbox', { name: 'Email' }).waitFor();
+    expect(['/login', await footerKept()]).toEqual(['/login', true]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('a visitor sends a message from the contact form', async () => {
     const { context, page } = await shop.newPage(1280);
     await page.goto('/');

@@ -3,14 +3,15 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
  * The pages' start-up (web/boot/boot.js), without inline script: the Content-Security-Policy allows scripts from
  * this origin only. index.html gets the boot script as a hashed asset and its data as JSON beside it:
  *
- * - `landing`: for the pages visitors land on (`pages`: pathname -> page module), the chunks of that page, which
- *   the router would fetch only once the app's code has run (one more round trip before the page shows);
+ * - `landing`: for the pages visitors land on (`pages`: route -> page module; `:name` stands for a segment of the
+ *   path), the chunks of that page, which the router would fetch only once the app's code has run (one more round
+ *   trip before the page shows);
  * - `chunks`: the shell's chunks (the runtime, graphql's helpers, React, the router with Apollo, the shop's shared
  *   modules, then the entry), run one per task. Run as one module graph, their evaluation is a single task of
  *   about 250 ms on a phone 4x slower than this machine, all of it blocking input; one chunk per task, none is
@@ -71,14 +72,49 @@ function bootScript(pages: Record<string, string>): Plugin {
   };
 }
 
+/**
+ * The shop's build runs on Preact (its React-compatible layer, preact/compat) instead of React DOM: the same
+ * components, hooks and libraries (React Router, Apollo Client, Formik), for about 11 kB gzipped instead of 68, and
+ * a fraction of React DOM's start-up on a phone's CPU (issue 33 point 9, docs/decisions.md). The types stay React's,
+ * and so do the component tests (jsdom) and the development server (its hot reload is React's); the browser
+ * journeys (e2e/) run the build. The GraphQL playground (GraphiQL) keeps React: it is built on its own.
+ */
+const preactForReact = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx-(dev-)?runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
+];
+
+type OnWarn = NonNullable<NonNullable<NonNullable<UserConfig['build']>['rollupOptions']>['onwarn']>;
+
+/** React Router reads React 19's useOptimistic when there is one; Preact has none, and React Router does without. */
+const withoutMissingOptimistic: OnWarn = (warning, warn) => {
+  if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) return;
+  warn(warning);
+};
+
 // `npm run dev -w web` serves the client with hot reload and forwards API calls to `npm start`'s server.
-// Two pages: the shop (index.html) and the GraphiQL playground (playground.html, served at GET /graphql).
-export default defineConfig(({ command, isSsrBuild }) => ({
+// Two pages: the shop (index.html) and the GraphiQL playground (playground.html, served at GET /graphql), built
+// apart (`vite build` the shop, `vite build --mode playground` the playground): they share no code but graphql's,
+// and the shop's runtime is not the playground's.
+export default defineConfig(({ command, mode, isSsrBuild }): UserConfig => ({
+  resolve: command === 'build' && mode !== 'playground' ? { alias: preactForReact } : {},
   plugins: [
     react(),
     tailwindcss(),
-    // The public pages of the router (src/app/router.tsx) people open first.
-    bootScript({ '/': 'src/features/home/HomePage.tsx', '/parts': 'src/features/parts/CatalogPage.tsx' }),
+    // The public pages of the router (src/app/router.tsx) people open first, by route.
+    bootScript({
+      '/': 'src/features/home/HomePage.tsx',
+      '/parts': 'src/features/parts/CatalogPage.tsx',
+      '/parts/:partId': 'src/features/parts/PartPage.tsx',
+      '/categories/:slug': 'src/features/parts/CategoryPage.tsx',
+      '/bikes/:make/:model/:year': 'src/features/parts/BikePage.tsx',
+      '/bikes/:make/:model/:year/:variant': 'src/features/parts/BikePage.tsx',
+      '/login': 'src/features/auth/LoginPage.tsx',
+      '/signup': 'src/features/auth/SignupPage.tsx',
+    }),
   ],
   // Apollo Client keeps its development checks and messages unless told otherwise (smaller, faster build).
   define: command === 'build' ? { 'globalThis.__DEV__': 'false' } : {},
@@ -93,57 +129,73 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     ? {
         outDir: 'dist-prerender',
         emptyOutDir: true,
-        rollupOptions: { output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } },
-      }
-    : {
-        outDir: 'dist',
-        sourcemap: false,
-        // The playground's editor (Monaco) is one large chunk, loaded only by the playground page.
-        chunkSizeWarningLimit: 4000,
         rollupOptions: {
-          input: { main: resolve(__dirname, 'index.html'), playground: resolve(__dirname, 'playground.html') },
-          // The shared rules and formatting (common/) have no side effects: a page that only truncates names
-          // does not carry the validation library.
-          treeshake: { moduleSideEffects: [{ test: /[\\/]common[\\/]src[\\/]/, sideEffects: false }] },
-          output: {
-            // Few, named chunks for the app shell (each request costs a round trip on a slow network), split by
-            // how often they change and by who needs them: libraries apart from the shop's code, and the parts
-            // the playground shares apart from those it does not need.
-            codeSplitting: {
-              groups: [
-                {
-                  name: 'common', // shared with the playground
-                  test: /node_modules[\\/](graphql[\\/](language|error|jsutils)|tslib)[\\/]|vite[\\/](preload-helper|modulepreload-polyfill)/,
-                  priority: 4,
-                  includeDependenciesRecursively: false,
-                },
-                {
-                  name: 'react',
-                  test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|[\\/]web[\\/]src[\\/]lib[\\/]reactDom/,
-                  priority: 3,
-                },
-                {
-                  name: 'vendor', // the shop's other libraries
-                  test: /node_modules[\\/](react-router|react-router-dom|@apollo[\\/]client|@wry|optimism|zen-observable-ts|ts-invariant|rehackt|graphql-tag)[\\/]/,
-                  priority: 2,
-                  includeDependenciesRecursively: false,
-                },
-                {
-                  // the shop's modules that its pages share with the shell, and the part cards; not the admin
-                  // overview's own generated query (generated/overview.tsx), which stays with its page
-                  name: 'app',
-                  test: /[\\/]web[\\/]src[\\/](lib[\\/](apollo|session)|generated[\\/]graphql\.|components[\\/]Part(Card|Image))|[\\/]common[\\/]src[\\/]format/,
-                  priority: 1,
-                  includeDependenciesRecursively: false,
-                },
-              ],
+          onwarn: withoutMissingOptimistic,
+          output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
+        },
+      }
+    : mode === 'playground'
+      ? {
+          // After the shop's build, into the same folder.
+          outDir: 'dist',
+          emptyOutDir: false,
+          copyPublicDir: false,
+          sourcemap: false,
+          // The playground's editor (Monaco) is one large chunk, loaded only by the playground page.
+          chunkSizeWarningLimit: 4000,
+          rollupOptions: {
+            input: { playground: resolve(__dirname, 'playground.html') },
+            onwarn(warning, warn) {
+              // graphiql marks modules "use no memo" for React's compiler, which we do not use.
+              if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+              warn(warning);
             },
           },
-          onwarn(warning, warn) {
-            // graphiql marks modules "use no memo" for React's compiler, which we do not use.
-            if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
-            warn(warning);
+        }
+      : {
+          outDir: 'dist',
+          sourcemap: false,
+          rollupOptions: {
+            input: { main: resolve(__dirname, 'index.html') },
+            onwarn: withoutMissingOptimistic,
+            // The shared rules and formatting (common/) have no side effects: a page that only truncates names
+            // does not carry the validation library.
+            treeshake: { moduleSideEffects: [{ test: /[\\/]common[\\/]src[\\/]/, sideEffects: false }] },
+            output: {
+              // Few, named chunks for the app shell (each request costs a round trip on a slow network), split by
+              // how often they change and by who needs them: libraries apart from the shop's code.
+              codeSplitting: {
+                groups: [
+                  {
+                    // what Apollo Client uses of graphql (it prints and visits documents; the generated ones come
+                    // parsed, so no parser), and small helpers
+                    name: 'common',
+                    test: /node_modules[\\/](graphql[\\/](language|error|jsutils)|tslib)[\\/]|vite[\\/](preload-helper|modulepreload-polyfill)/,
+                    priority: 4,
+                    includeDependenciesRecursively: false,
+                  },
+                  {
+                    name: 'react', // Preact, in React's place (preactForReact)
+                    test: /node_modules[\\/](preact|react|react-dom|scheduler)[\\/]|[\\/]web[\\/]src[\\/]lib[\\/]reactDom/,
+                    priority: 3,
+                  },
+                  {
+                    name: 'vendor', // the shop's other libraries
+                    test: /node_modules[\\/](react-router|react-router-dom|@apollo[\\/]client|@wry|optimism|zen-observable-ts|ts-invariant|rehackt|graphql-tag)[\\/]/,
+                    priority: 2,
+                    includeDependenciesRecursively: false,
+                  },
+                  {
+                    // the shop's modules that its pages share with the shell, and the part cards; not the admin
+                    // overview's own generated query (generated/overview.tsx), which stays with its page
+                    name: 'app',
+                    test: /[\\/]web[\\/]src[\\/](lib[\\/](apollo|session)|generated[\\/]graphql\.|components[\\/]Part(Card|Image))|[\\/]common[\\/]src[\\/]format/,
+                    priority: 1,
+                    includeDependenciesRecursively: false,
+                  },
+                ],
+              },
+            },
           },
         },
-      },
 }));

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { makes, models, vehicles } from '../src/catalog/catalogSchema';
 import type { Database } from '../src/db/database';
 import express from 'express';
@@ -150,6 +150,7 @@ describe('compression, caching and the playground page', () => {
     mkdirSync(path.join(webDist, 'assets'));
     writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
     writeFileSync(path.join(webDist, 'home.html'), '<!doctype html><div id="root"><h1>Ride like a pro</h1></div>');
+    writeFileSync(path.join(webDist, 'prerendered.json'), JSON.stringify({ '/': { file: 'home.html', query: true } }));
     writeFileSync(path.join(webDist, 'playground.html'), '<!doctype html><div id="playground"></div>');
     writeFileSync(path.join(webDist, 'assets', 'main-Ab12Cd34.js'), 'console.log("shop");'.repeat(200));
     writeFileSync(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
@@ -282,7 +283,18 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
   beforeAll(async () => {
     webDist = mkdtempSync(path.join(os.tmpdir(), 'partsyard-dist-'));
     writeFileSync(path.join(webDist, 'index.html'), shell);
-    writeFileSync(path.join(webDist, 'home.html'), shell.replace('<div id="root"></div>', '<div id="root">home</div>'));
+    const prerendered = (markup: string) => shell.replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+    writeFileSync(path.join(webDist, 'home.html'), prerendered('home'));
+    writeFileSync(path.join(webDist, 'parts.html'), prerendered('catalog'));
+    writeFileSync(path.join(webDist, 'category.html'), prerendered('a category'));
+    writeFileSync(
+      path.join(webDist, 'prerendered.json'),
+      JSON.stringify({
+        '/': { file: 'home.html', query: true },
+        '/parts': { file: 'parts.html', query: false },
+        '/categories/:slug': { file: 'category.html', query: false },
+      }),
+    );
     app = await startTestApp('pglite', { webDistDir: webDist });
     const admin = await app.signUp({ admin: true });
     const added = await app.gql<{ addPart: { id: string } }>(
@@ -461,6 +473,29 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
     }
   });
 
+  it('a pre-rendered page (web/dist/prerendered.json) is sent for its route, with its own title; the shell for a query string it does not take, or an address that is no page', async () => {
+    const root = (html: string) => /<div id="root">([^<]*)<\/div>/.exec(html)?.[1];
+    for (const [pathname, status, markup, title] of [
+      ['/', 200, 'home', 'PartsYard — reliable motorcycle parts since 1967'],
+      ['/?ref=newsletter', 200, 'home', 'PartsYard — reliable motorcycle parts since 1967'],
+      ['/parts', 200, 'catalog', 'All parts — PartsYard'],
+      ['/parts?q=pads&page=2', 200, '', 'All parts — PartsYard'], // the catalog's first render depends on them
+      ['/categories/brakes', 200, 'a category', 'Brakes — PartsYard'],
+      ['/categories/brakes?inStock=1', 200, '', 'Brakes — PartsYard'],
+      ['/categories/no-such-category', 404, '', 'Category — PartsYard'],
+      [`/parts/${partId}`, 200, '', 'Chain &lt;Kit&gt; &amp; Sprockets — PartsYard'], // none for this route here
+    ] as const) {
+      const answer = await page(pathname);
+      expect([pathname, answer.status, root(answer.html), answer.title, answer.descriptions]).toEqual([
+        pathname,
+        status,
+        markup,
+        title,
+        1,
+      ]);
+    }
+  });
+
   it('a signed-in page answers 200 with its title, kept from crawlers', async () => {
     const answer = await page('/dashboard/my-orders');
     expect([answer.status, answer.title, answer.noindex]).toEqual([200, 'My Orders — PartsYard', true]);
@@ -479,6 +514,9 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
     }
   });
 });
+
+/** The most JavaScript the home page may load, gzipped, in bytes (issue 33 point 9: 150 kB). */
+const homeJavaScriptBudget = 150_000;
 
 /** The boot script's data in a built page (web/boot/boot.js reads it). */
 function bootData(html: string): { landing: Record<string, string[]>; chunks: string[]; lowPriority: boolean } {
@@ -564,7 +602,7 @@ describe('the built playground (web/dist)', () => {
 
   it('serves the home page pre-rendered at /: header and hero in the HTML, with the shell’s own scripts', async () => {
     const home = await (await fetch(`${app.url}/`)).text();
-    const shell = await (await fetch(`${app.url}/parts`)).text();
+    const shell = await (await fetch(`${app.url}/blog`)).text();
     expect(shell).toContain('<div id="root"></div>');
     expect(home).not.toContain('<div id="root"></div>');
     for (const text of ['Ride like a pro', 'Popular Moto Parts', '>Login<', 'aria-label="Main"'])
@@ -604,6 +642,34 @@ describe('the built playground (web/dist)', () => {
       for (const file of [...order, boot as string, ...(bootData(html).landing[page] ?? [])])
         expect({ file, status: (await fetch(`${app.url}${file}`)).status }).toEqual({ file, status: 200 });
     }
+  });
+
+  it('the home page loads at most 150 kB of gzipped JavaScript (issue 33 point 9): the boot script, the shell’s chunks, the page’s, and what they import', async () => {
+    const home = await (await fetch(`${app.url}/`)).text();
+    const boot = /<script async (?:fetchpriority="low" )?src="(\/assets\/boot-[\w-]+\.js)">/.exec(home)?.[1];
+    const files = new Set<string>();
+    // A chunk's static imports (`import{…}from"./x.js"`, `import"./x.js"`), not its dynamic `import("./x.js")`.
+    const load = (file: string) => {
+      if (files.has(file)) return;
+      files.add(file);
+      const code = readFileSync(path.join(webDist, file), 'utf8');
+      for (const [, imported] of code.matchAll(/(?:\bfrom|\bimport)\s*"\.\/([\w.-]+\.js)"/g))
+        load(`/assets/${imported}`);
+    };
+    for (const file of [boot as string, ...bootData(home).chunks, ...(bootData(home).landing['/'] ?? [])]) load(file);
+    // Gzipped at the default level, as `npm run bench:web` counts them (1 kB = 1,000 bytes).
+    const sizes = Object.fromEntries(
+      [...files].map((file) => [file, gzipSync(readFileSync(path.join(webDist, file))).length] as const),
+    );
+    const total = Object.values(sizes).reduce((sum, size) => sum + size, 0);
+    expect(files.size).toBeGreaterThan(5);
+    // On failure, the message names every file with its size.
+    const listing = Object.entries(sizes)
+      .map(([file, size]) => `${file} ${size}`)
+      .join(', ');
+    expect(total <= homeJavaScriptBudget ? 'within the budget' : `${total} bytes: ${listing}`).toBe(
+      'within the budget',
+    );
   });
 
   it('the chart library (uPlot) is in the admin overview’s chart chunk alone: the home page loads none of it', async () => {

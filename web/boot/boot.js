@@ -4,8 +4,24 @@
 (function () {
   var data = JSON.parse(document.getElementById('partsyard-boot').textContent);
 
+  // The chunks of the page at this address: `landing` is keyed by route (`/parts/:partId`: `:name` stands for one
+  // segment of the path).
+  function landing(pathname) {
+    var parts = pathname.split('/').filter(Boolean);
+    for (var route in data.landing) {
+      var pattern = route.split('/').filter(Boolean);
+      var matches =
+        pattern.length === parts.length &&
+        pattern.every(function (segment, i) {
+          return segment.charAt(0) === ':' || segment === parts[i];
+        });
+      if (matches) return data.landing[route];
+    }
+    return [];
+  }
+
   // The router fetches a page's chunk only once the app's code has run: start that download now.
-  (data.landing[location.pathname] || []).forEach(function (href) {
+  landing(location.pathname).forEach(function (href) {
     var link = document.createElement('link');
     link.rel = 'modulepreload';
     if (data.lowPriority) link.fetchPriority = 'low';

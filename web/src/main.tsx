@@ -32,9 +32,9 @@ if (!container.hasChildNodes()) {
   // (and would warn that no HydrateFallback was given).
   void pageLoaded().then(render);
 } else {
-  // The home page arrives pre-rendered (dist/home.html, src/prerender.tsx) as an anonymous visitor's first
-  // render; React adopts that markup instead of building it again (what depends on the visitor, the account
-  // menu, renders as the HTML did until hydration is done: lib/hydration.ts). It waits for the page's code:
-  // before it, the router would render the page blank.
+  // Some pages arrive pre-rendered (dist/home.html and the others of web/scripts/prerender.mjs, src/prerender.tsx)
+  // as an anonymous visitor's first render; React adopts that markup instead of building it again (what depends
+  // on the visitor, the account menu, renders as the HTML did until hydration is done: lib/hydration.ts). It waits
+  // for the page's code: before it, the router would render the page blank.
   void pageLoaded().then(() => startTransition(() => void hydrateRoot(container, app)));
 }

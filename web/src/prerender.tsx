@@ -6,13 +6,14 @@ import { AppShell } from './app/App';
 import { routes } from './app/router';
 
 /**
- * The home page as a visitor's first render in the browser shows it, rendered to HTML at build time
- * (web/scripts/prerender.mjs writes it into dist/home.html, which the server sends for `/`). A visitor then
- * sees the header and the hero as soon as the HTML and the style sheet arrive, not after the scripts have
- * downloaded and run; then the app hydrates that markup (main.tsx).
+ * A page as a visitor's first render in the browser shows it, rendered to HTML at build time (web/scripts/
+ * prerender.mjs writes the home page into dist/home.html, the catalog's, a category's, a part's and the login
+ * page's beside it, which the server sends for those routes). A visitor then sees the header and the page's
+ * first render as soon as the HTML and the style sheet arrive, not after the scripts have downloaded and run;
+ * then the app hydrates that markup (main.tsx).
  *
  * The state rendered is the one an anonymous visitor's first render has: data not yet arrived (the popular
- * parts' placeholders), below-the-fold sections not yet near, signed out.
+ * parts' and the catalog's placeholders), below-the-fold sections not yet near, signed out.
  */
 export async function renderPage(pathname: string): Promise<string> {
   const handler = createStaticHandler(routes);

@@ -7,6 +7,7 @@ import {
   notFoundPage,
   pages,
   partPageMeta,
+  type PageInfo,
   vehiclePageMeta,
 } from '@partsyard/common';
 import express, { type Express, type Request, type Response } from 'express';
@@ -72,10 +73,20 @@ async function describePath(
   pathname: string,
   parts: WebAppParts,
   catalog: WebAppCatalog,
-): Promise<{ status: number; meta: { title: string; description: string }; index: boolean }> {
+): Promise<{ status: number; meta: { title: string; description: string }; index: boolean; route?: string }> {
   const match = matchPage(pathname);
   if (!match) return { status: 404, meta: notFoundPage, index: false };
   const { page, params } = match;
+  const described = await describePage(page, params, parts, catalog);
+  return { ...described, route: page.path };
+}
+
+async function describePage(
+  page: PageInfo,
+  params: Record<string, string>,
+  parts: WebAppParts,
+  catalog: WebAppCatalog,
+): Promise<{ status: number; meta: { title: string; description: string }; index: boolean }> {
   if (page.part) {
     try {
       const part = await parts.getPart(params.partId ?? '');
@@ -107,6 +118,20 @@ async function describePath(
       : { status: 404, meta: page, index: false };
   }
   return { status: 200, meta: page, index: page.public };
+}
+
+/**
+ * The pre-rendered pages of a build, by route pattern (common/src/pages.ts): the HTML, and whether it also answers
+ * the route's addresses with a query string. The build lists them in prerendered.json (web/scripts/prerender.mjs).
+ */
+function readPrerendered(webDist: string): Map<string, { html: string; query: boolean }> {
+  const manifestFile = path.join(webDist, 'prerendered.json');
+  const prerendered = new Map<string, { html: string; query: boolean }>();
+  if (!existsSync(manifestFile)) return prerendered;
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, { file: string; query: boolean }>;
+  for (const [route, { file, query }] of Object.entries(manifest))
+    prerendered.set(route, { html: readFileSync(path.join(webDist, file), 'utf8'), query });
+  return prerendered;
 }
 
 /**
@@ -174,20 +199,23 @@ export function serveWebApp(app: Express, webDist: string, parts: WebAppParts, c
     app.use('/assets', (_req, res) => {
       res.status(404).json({ message: 'No such asset' });
     });
-    // The home page is pre-rendered at build time (web/src/prerender.tsx): its header and hero paint before
-    // the scripts run. Every other path gets the empty shell, which the app fills in. Read once: a new build
-    // means a new start.
-    const homeFile = path.join(webDist, 'home.html');
+    // Some pages are pre-rendered at build time (web/scripts/prerender.mjs, web/src/prerender.tsx): their header
+    // and first render paint before the scripts run. Every other path gets the empty shell, which the app fills
+    // in. Read once: a new build means a new start.
     const shell = readFileSync(path.join(webDist, 'index.html'), 'utf8');
-    const home = existsSync(homeFile) ? readFileSync(homeFile, 'utf8') : shell;
+    const prerendered = readPrerendered(webDist);
     app.get('/{*path}', async (req, res, next) => {
       try {
-        const { status, meta, index } = await describePath(req.path, parts, catalog);
+        const { status, meta, index, route } = await describePath(req.path, parts, catalog);
+        // A page that is not there (404) gets the shell, and so does an address with a query string unless the
+        // page's first render does not depend on it (the catalog's search or page would not match the HTML).
+        const page = status === 200 && route !== undefined ? prerendered.get(route) : undefined;
+        const html = page && (page.query || !req.originalUrl.includes('?')) ? page.html : shell;
         res.setHeader('Cache-Control', 'no-cache');
         res
           .status(status)
           .type('html')
-          .send(withMeta(req.path === '/' ? home : shell, meta, index));
+          .send(withMeta(html, meta, index));
       } catch (error) {
         next(error);
       }

@@ -1,6 +1,5 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom';
-import { loadIdentitySdk } from '../lib/auth';
 import { RequireAdmin, RequireAuth } from './guards';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
@@ -10,13 +9,6 @@ import { RouteError } from './RouteError';
 const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
   lazy: () => load().then((m) => ({ Component: m.default })),
 });
-
-/** A sign-in page: the identity SDK it needs downloads alongside it, not on every visit (see AuthProvider). */
-const signInPage = (load: () => Promise<{ default: ComponentType }>) =>
-  page(() => {
-    loadIdentitySdk().catch(() => {}); // a failed download is retried on sign-in
-    return load();
-  });
 
 const admin = (path: string, load: () => Promise<{ default: ComponentType }>): RouteObject => ({
   path,
@@ -45,8 +37,8 @@ export const routes: RouteObject[] = [
           { path: 'portfolio', ...page(() => import('../features/portfolio/PortfolioPage')) },
           { path: 'blog', ...page(() => import('../features/blog/BlogPage')) },
           { path: 'cart', ...page(() => import('../features/cart/CartPage')) },
-          { path: 'login', ...signInPage(() => import('../features/auth/LoginPage')) },
-          { path: 'signup', ...signInPage(() => import('../features/auth/SignupPage')) },
+          { path: 'login', ...page(() => import('../features/auth/LoginPage')) },
+          { path: 'signup', ...page(() => import('../features/auth/SignupPage')) },
           {
             element: (
               <RequireAuth>

@@ -77,7 +77,7 @@ function AccountMenu() {
   const panel = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useMenu(button, panel);
   const panelId = useId();
-  // The pre-rendered home page shows the Login link (src/prerender.tsx); hydration must find it there.
+  // The pre-rendered pages show the Login link (src/prerender.tsx); hydration must find it there.
   const hydrated = useHydrated();
   if (hydrated && status === 'loading')
     return (

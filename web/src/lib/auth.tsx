@@ -110,12 +110,22 @@ type Sdk = { fb: FirebaseModule; auth: import('firebase/auth').Auth };
 
 let sdkModules: Promise<[FirebaseModule, typeof import('./firebase')]> | null = null;
 
-/** Downloads the identity SDK once; the login and signup routes start this as they load. */
+/** Downloads the identity SDK once. */
 export const loadIdentitySdk = () =>
   (sdkModules ??= Promise.all([import('firebase/auth'), import('./firebase')]).catch((error: unknown) => {
     sdkModules = null; // the next sign-in tries again
     throw error;
   }));
+
+/**
+ * Starts the identity SDK's download (46 kB gzipped) for a sign-in about to happen: the login and signup pages
+ * call it when the visitor first points at or focuses their card, not as they load, so that the SDK is not
+ * evaluated while the page starts (issue 33 point 9). Signing in waits for it if it has not arrived; a failed
+ * download is retried then.
+ */
+export const prepareSignIn = () => {
+  loadIdentitySdk().catch(() => {});
+};
 
 /** How long a sign-in action waits for the SDK (and the client settings it needs) before giving up. */
 const sdkWaitMs = 15_000;
@@ -123,8 +133,8 @@ const sdkWaitMs = 15_000;
 /**
  * Sign-in state. Each Firebase sign-in is exchanged for our access token, kept in localStorage (spec §3).
  * The Firebase SDK (about 46 kB gzipped) stays off the pages of a visitor who holds no access token: such a
- * visitor is signed out at once; the SDK is fetched when they open the login or signup page and started when
- * they sign in. With a token it starts after first paint, to confirm the Firebase session behind the token
+ * visitor is signed out at once; the SDK is fetched when they turn to the login or signup form (`prepareSignIn`)
+ * and started when they sign in. With a token it starts after first paint, to confirm the Firebase session behind the token
  * (renewing the token if it has expired).
  */
 export function AuthProvider({ children }: { children: ReactNode }) {

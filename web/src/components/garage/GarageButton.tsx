@@ -7,7 +7,7 @@ import { BikeIcon } from './BikeIcon';
 /**
  * The header's way into My garage, on every page: the current bike as a chip (its name opens the garage to change
  * it, the cross clears it) on wide screens; on narrow ones the icon alone, marked when a bike is current. The
- * pre-rendered home page shows no bike (the HTML knows no visitor); the browser shows theirs once hydrated.
+ * pre-rendered pages show no bike (the HTML knows no visitor); the browser shows theirs once hydrated.
  */
 export function GarageButton() {
   const garage = useOptionalGarage();

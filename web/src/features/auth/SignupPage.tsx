@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { Spinner } from '../../components/Spinner';
 import { authErrorMessage } from '../../lib/authErrors';
-import { useAuth } from '../../lib/auth';
+import { prepareSignIn, useAuth } from '../../lib/auth';
 import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { GoogleSignIn } from './GoogleSignIn';
 import { returnTo } from './returnTo';
@@ -21,7 +21,13 @@ export default function SignupPage() {
   if (status === 'loading') return <Spinner centered />;
 
   return (
-    <section className="mx-auto flex max-w-md flex-col gap-6 px-4 py-12">
+    // The identity SDK downloads once the visitor turns to the form (lib/auth.tsx).
+    <section
+      className="mx-auto flex max-w-md flex-col gap-6 px-4 py-12"
+      onPointerEnter={prepareSignIn}
+      onPointerDown={prepareSignIn}
+      onFocus={prepareSignIn}
+    >
       <div className="card bg-base-100 shadow-xl">
         <div className="card-body gap-4">
           <h1 className="text-center text-2xl font-bold">Sign Up</h1>

@@ -43,7 +43,14 @@ export default function PartPage() {
   const [amount, setAmount] = useState(0);
   useOwnPageMeta(part ? partPageMeta(part) : null);
 
-  if (loading && !data) return <Spinner centered />;
+  // As tall as the screen while the part loads: the page that replaces it is taller, so nothing in view (the
+  // footer) moves when it arrives (the page is pre-rendered so: web/scripts/prerender.mjs).
+  if (loading && !data)
+    return (
+      <div className="flex min-h-screen justify-center pt-24">
+        <Spinner />
+      </div>
+    );
   if (!part) return <PartNotFound error={error} backTo="/parts" backLabel="Browse parts" />;
   return (
     <div className="mx-auto flex max-w-5xl flex-col gap-8 px-4 py-10">
