@@ -72,35 +72,11 @@ function bootScript(pages: Record<string, string>): Plugin {
   };
 }
 
-/**
- * The shop's build runs on Preact (its React-compatible layer, preact/compat) instead of React DOM: the same
- * components, hooks and libraries (React Router, Apollo Client, Formik), for about 11 kB gzipped instead of 68, and
- * a fraction of React DOM's start-up on a phone's CPU (issue 33 point 9, docs/decisions.md). The types stay React's,
- * and so do the component tests (jsdom) and the development server (its hot reload is React's); the browser
- * journeys (e2e/) run the build. The GraphQL playground (GraphiQL) keeps React: it is built on its own.
- */
-const preactForReact = [
-  { find: /^react$/, replacement: 'preact/compat' },
-  { find: /^react\/jsx-(dev-)?runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
-];
-
-type OnWarn = NonNullable<NonNullable<NonNullable<UserConfig['build']>['rollupOptions']>['onwarn']>;
-
-/** React Router reads React 19's useOptimistic when there is one; Preact has none, and React Router does without. */
-const withoutMissingOptimistic: OnWarn = (warning, warn) => {
-  if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) return;
-  warn(warning);
-};
-
 // `npm run dev -w web` serves the client with hot reload and forwards API calls to `npm start`'s server.
 // Two pages: the shop (index.html) and the GraphiQL playground (playground.html, served at GET /graphql), built
 // apart (`vite build` the shop, `vite build --mode playground` the playground): they share no code but graphql's,
 // and the shop's runtime is not the playground's.
 export default defineConfig(({ command, mode, isSsrBuild }): UserConfig => ({
-  resolve: command === 'build' && mode !== 'playground' ? { alias: preactForReact } : {},
   plugins: [
     react(),
     tailwindcss(),
@@ -129,10 +105,7 @@ export default defineConfig(({ command, mode, isSsrBuild }): UserConfig => ({
     ? {
         outDir: 'dist-prerender',
         emptyOutDir: true,
-        rollupOptions: {
-          onwarn: withoutMissingOptimistic,
-          output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
-        },
+        rollupOptions: { output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } },
       }
     : mode === 'playground'
       ? {
@@ -157,7 +130,6 @@ export default defineConfig(({ command, mode, isSsrBuild }): UserConfig => ({
           sourcemap: false,
           rollupOptions: {
             input: { main: resolve(__dirname, 'index.html') },
-            onwarn: withoutMissingOptimistic,
             // The shared rules and formatting (common/) have no side effects: a page that only truncates names
             // does not carry the validation library.
             treeshake: { moduleSideEffects: [{ test: /[\\/]common[\\/]src[\\/]/, sideEffects: false }] },
@@ -175,8 +147,8 @@ export default defineConfig(({ command, mode, isSsrBuild }): UserConfig => ({
                     includeDependenciesRecursively: false,
                   },
                   {
-                    name: 'react', // Preact, in React's place (preactForReact)
-                    test: /node_modules[\\/](preact|react|react-dom|scheduler)[\\/]|[\\/]web[\\/]src[\\/]lib[\\/]reactDom/,
+                    name: 'react',
+                    test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|[\\/]web[\\/]src[\\/]lib[\\/]reactDom/,
                     priority: 3,
                   },
                   {

