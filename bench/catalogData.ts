@@ -211,10 +211,11 @@ export async function fillCatalog(db: Db, sizes: CatalogSizes, log = console.log
               from parts where brand_id is not null`,
         // Every other part has an interchange number of another brand.
         sql`with p as (select id, row_number() over (order by id) as k from parts where brand_id is not null),
-                   b as (select id, row_number() over (order by slug) - 1 as k, count(*) over () as n from brands)
+                   b as (select id, row_number() over (order by slug) - 1 as k from brands),
+                   nb as (select count(*) as n from brands)
               insert into part_numbers (part_id, kind, raw, brand_id)
               select p.id, 'interchange', 'X' || upper(substr(md5(p.id::text || 'i'), 1, 7)), b.id
-              from p join b on b.k = p.k % b.n where p.k % 2 = 0`,
+              from p cross join nb join b on b.k = p.k % nb.n where p.k % 2 = 0`,
       ],
       sql`select count(*)::int as n from part_numbers`,
       { primaryKey: false },
@@ -227,18 +228,19 @@ export async function fillCatalog(db: Db, sizes: CatalogSizes, log = console.log
         // Each part (k = 1..n, not universal) on its share of the rows: vehicles (k x 7919 + s x 104729) mod the
         // vehicles, s = 0, 1, ...: distinct for one part while 104729 (a prime) does not divide their number.
         sql`
-          with v as (select id, row_number() over (order by id) - 1 as k, count(*) over () as total from vehicles),
+          with v as (select id, row_number() over (order by id) - 1 as k from vehicles),
+               nv as (select count(*) as n from vehicles),
                p as (select id, category_id, row_number() over (order by id) as k, count(*) over () as total
                      from parts where brand_id is not null and not universal),
                busiest as (select (count(*) / 4)::bigint as n from p)
           insert into fitments (vehicle_id, part_id, position, quantity, note, category_id)
           select v.id, p.id, '', case when (p.k + s) % 9 = 0 then 2 else 1 end,
                  case when (p.k + s) % 40 = 0 then 'with ABS only' else '' end, p.category_id
-          from p cross join busiest
+          from p cross join busiest cross join nv
           cross join lateral generate_series(0,
             (p.k * (${sizes.fitments}::bigint - busiest.n)) / p.total
               - ((p.k - 1) * (${sizes.fitments}::bigint - busiest.n)) / p.total - 1) s
-          join v on v.k = (p.k * 7919 + s * 104729) % v.total`,
+          join v on v.k = (p.k * 7919 + s * 104729) % nv.n`,
         // The busiest bike fits a quarter of the parts besides, at the front.
         sql`
           insert into fitments (vehicle_id, part_id, position, category_id)
