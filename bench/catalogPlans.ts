@@ -14,7 +14,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import { Client } from 'pg';
 import { createCatalogService } from '../api/src/catalog/catalogService';

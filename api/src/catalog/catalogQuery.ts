@@ -5,6 +5,7 @@ import { escapeLike } from '../db/likePattern';
 import { parts, type PartRow } from '../db/schema';
 import type { Page } from '../services/paging';
 import { brands, type BrandRow, type CategoryRow } from './catalogSchema';
+import { noKey } from './partLinksSchema';
 import { idList, loadCategoryTree, type CatalogFilter, type CategoryTree } from './catalogFilter';
 
 /**
@@ -191,9 +192,11 @@ export interface CatalogFacetsView {
  * The facets of a set: categories, brands and stock, each count exact up to the bound. A set within the bound
  * is counted whole by `summarise` (one statement). Over it, when browsing, each category and the stock are counted
  * again on their own up to the bound (one statement of bounded subqueries, each read by an index of its own: at
- * most `facetValueLimit` + 1 times 1,001 parts), and the brands stay those of the first read. A search over the
- * bound is not counted again (each count would read the trigram index anew): its facets are those of the first
- * read, each a lower bound.
+ * most `facetValueLimit` + 1 times 1,001 parts), and the brands stay those of the first read. A vehicle's
+ * categories (with no brand or stock chosen) are read from the precomputed counts instead (`catalog_counts`: the
+ * vehicle's rows and the universal parts', summed over each facet's subtree): exact, whatever their size. A search
+ * over the bound is not counted again (each count would read the trigram index anew): its facets are those of the
+ * first read, each a lower bound.
  */
 export async function facetsOf(
   db: DbOrTx,
@@ -220,24 +223,40 @@ export async function facetsOf(
   } else {
     const countOf = (condition: SQL) =>
       sql`(select count(*)::int from (select 1 from parts where ${condition} limit ${catalogCountBound + 1}) s)`;
+    // A vehicle's categories, nothing else chosen (but a category): its precomputed counts (one statement).
+    const precounted = set.vehicleId !== null && set.brandId === null && !set.inStock && facetCategories.length > 0;
+    const subtreeIds = precounted ? facetCategories.flatMap((facet) => tree.subtree(facet.id)) : [];
+    const counted = precounted
+      ? [
+          sql`(select category_id as id, sum(parts)::int as n from catalog_counts
+               where vehicle_id in (${set.vehicleId}::uuid, ${noKey}::uuid) and category_id in (${idList(subtreeIds)})
+               group by category_id)`,
+        ]
+      : facetCategories.map(
+          (facet) =>
+            sql`(select ${facet.id}::uuid as id, ${countOf(
+              inPartSet('parts', set, { categoryIds: tree.subtree(facet.id) }),
+            )} as n)`,
+        );
     const branches = [
       ...(set.inStock
         ? []
         : [sql`(select null::uuid as id, ${countOf(sql`${inPartSet('parts', set)} and parts.available > 0`)} as n)`]),
-      ...facetCategories.map(
-        (facet) =>
-          sql`(select ${facet.id}::uuid as id, ${countOf(
-            inPartSet('parts', set, { categoryIds: tree.subtree(facet.id) }),
-          )} as n)`,
-      ),
+      ...counted,
     ];
+    const most = (set.inStock ? 0 : 1) + (precounted ? subtreeIds.length : facetCategories.length);
     const rows = branches.length
-      ? await rowsOf<{ id: string | null; n: number }>(
-          db,
-          sql`${sql.join(branches, sql` union all `)} limit ${branches.length}`,
-        )
+      ? await rowsOf<{ id: string | null; n: number }>(db, sql`${sql.join(branches, sql` union all `)} limit ${most}`)
       : [];
-    categoryCounts = new Map(rows.filter((r) => r.id !== null).map((r) => [r.id as string, r.n]));
+    const byCategory = new Map(rows.filter((r) => r.id !== null).map((r) => [r.id as string, r.n]));
+    categoryCounts = precounted
+      ? new Map(
+          facetCategories.map((facet) => [
+            facet.id,
+            tree.subtree(facet.id).reduce((sum, id) => sum + (byCategory.get(id) ?? 0), 0),
+          ]),
+        )
+      : byCategory;
     if (!set.inStock) inStock = bounded(rows.find((r) => r.id === null)?.n ?? 0);
   }
   // Counted from the first read of a set over the bound: each is a lower bound.
