@@ -1205,9 +1205,9 @@ async function main(): Promise<void> {
     const catalogSection =
       catalog &&
       [
-        `## Catalog at scale on PostgreSQL (${date})`,
+        `### The last run of \`npm run bench:catalog\` (${date})`,
         '',
-        `\`npm run bench -- --catalog-scale\`: the bench's usual data (${fmt(counts.parts)} parts, ${fmt(counts.users)} ` +
+        `\`npm run bench:catalog\` (\`npm run bench -- --catalog-scale\`): the bench's usual data (${fmt(counts.parts)} parts, ${fmt(counts.users)} ` +
           `users, ${fmt(counts.orders)} orders, ${fmt(counts.reviews)} reviews: the floor's) and the catalog of ` +
           'bench/catalogData.ts, filled as the table below says (set-based SQL, in one transaction without per-row ' +
           "triggers, the big tables' secondary indexes built after their rows; then VACUUM ANALYZE). " +
