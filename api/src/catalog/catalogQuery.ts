@@ -183,17 +183,34 @@ export interface SetSummary {
   inStock: number;
   byCategory: Map<string | null, number>;
   byBrand: Map<string | null, number>;
+  /**
+   * With `withIds`, the set's parts when it is within the bound (read whole), else null: a search ranks these
+   * instead of reading its matches again (catalogSearch.ts, `searchPage`).
+   */
+  ids: string[] | null;
 }
 
 const pairs = (json: string) => new Map(JSON.parse(json ?? '[]') as [string | null, number][]);
 
-export async function summarise(db: DbOrTx, set: PartSet, way: VehicleWay): Promise<SetSummary> {
-  const [row] = await rowsOf<{ total: number; fitted: number; in_stock: number; categories: string; brands: string }>(
+export async function summarise(db: DbOrTx, set: PartSet, way: VehicleWay, withIds = false): Promise<SetSummary> {
+  const [row] = await rowsOf<{
+    total: number;
+    fitted: number;
+    in_stock: number;
+    categories: string;
+    brands: string;
+    ids: string | null;
+  }>(
     db,
     sql`with m as (
-      select s.category_id, s.brand_id, s.available > 0 as in_stock, s.fitted
+      select s.id, s.category_id, s.brand_id, s.available > 0 as in_stock, s.fitted
       from (${partsOf(set, way, catalogCountBound + 1)}) s)
     select count(*)::int as total, (count(*) filter (where fitted))::int as fitted,
+      ${
+        withIds
+          ? sql`case when count(*) <= ${catalogCountBound} then coalesce((select json_agg(id) from m), '[]')::text end`
+          : sql`null`
+      } as ids,
       (count(*) filter (where in_stock))::int as in_stock,
       coalesce((select json_agg(json_build_array(category_id, n))::text
         from (select category_id, count(*)::int as n from m group by category_id) c), '[]') as categories,
@@ -207,6 +224,7 @@ export async function summarise(db: DbOrTx, set: PartSet, way: VehicleWay): Prom
     inStock: row.in_stock,
     byCategory: pairs(row.categories),
     byBrand: pairs(row.brands),
+    ids: row.ids === null ? null : (JSON.parse(row.ids) as string[]),
   };
 }
 
