@@ -7,7 +7,7 @@
  * writes it to docs/performance.md, then drops its database.
  *
  * Options: --pglite, --duration <seconds> (default 10), --warmup <seconds> (default 3), --connections <n>
- * (default 32), --only <regex> and
+ * (default 32), --only <regex>, --catalog-scale (below) and
  * --replicas <n> (printed, not written: below).
  * PostgreSQL server: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test.
  */
@@ -18,6 +18,7 @@ import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { Kind, parse, print, visit, type DefinitionNode } from 'graphql';
 import { Client } from 'pg';
 import * as prettier from 'prettier';
 import {
@@ -31,6 +32,7 @@ import { openDatabase, type Db } from '../api/src/db/database';
 import { createAccessTokens } from '../api/src/identity/accessTokens';
 import { startServer, type RunningServer } from '../api/src/server';
 import { freePort } from '../api/test/support/ports';
+import { catalogAtScale, fillCatalog, type FilledCatalog } from './catalogData';
 import type { LoadSpec, LoadSummary } from './load';
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -43,12 +45,22 @@ const option = (name: string, fallback: number, min = Number.MIN_VALUE) => {
 };
 const usePglite = args.includes('--pglite');
 /**
+ * `--catalog-scale` (PostgreSQL only; issue 33 point 8): the catalog at a wholesaler's scale besides the usual data
+ * (bench/catalogData.ts: 200,000 parts, 40,000 vehicles, 5,000,000 fitment rows, 500,000 numbers; each table's fill
+ * timed), and the catalog's scenarios as the web app asks them, afresh, beside the floor, instead of the usual
+ * ones. Written to docs/performance.md's "Catalog at scale" section.
+ */
+const catalogScale = args.includes('--catalog-scale');
+if (catalogScale && usePglite) throw new Error('--catalog-scale needs PostgreSQL');
+/**
  * `--only <regex>`: run the floor and the scenarios whose name matches (for profiling one path); the report is
  * printed, not written to docs/performance.md.
  */
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? new RegExp(args[onlyIndex + 1] ?? '', 'i') : undefined;
 const wanted = (name: string) => !only || name.startsWith('floor') || only.test(name);
+/** The race and the checkout run in the usual bench, not beside the catalog's scenarios. */
+const wantedBesideCatalog = (name: string) => !catalogScale && wanted(name);
 const durationSeconds = option('--duration', 10);
 /**
  * `--replicas <n>` (PostgreSQL only): n server processes on the bench's database instead of one, the load spread
@@ -185,6 +197,110 @@ const overviewQuery = `query AdminOverview { adminOverview { revenueLast30Days r
   lowStock { id name available minOrder } lowStockTotal latestMessages { id firstName message createdAt } } }`;
 const checkoutMutation = `mutation Checkout($input: CheckoutInput!) { checkout(input: $input) { id total orders { id } } }`;
 const placeOrderMutation = `mutation PlaceOrder($input: PlaceOrderInput!) { placeOrder(input: $input) { id orderAmount } }`;
+
+/**
+ * The web app's operation `name` as it sends it: from its documents (the .graphql files under web/src, the one
+ * given), with the fragments it spreads (its own file's, web/src/graphql/fragments.graphql's).
+ */
+function webOperation(file: string, name: string): string {
+  const definitions = [file, 'web/src/graphql/fragments.graphql'].flatMap(
+    (f) => parse(readFileSync(path.join(repoRoot, f), 'utf8')).definitions,
+  );
+  const operation = definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === name);
+  if (!operation) throw new Error(`no operation ${name} in ${file}`);
+  const fragments = new Map(
+    definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
+  );
+  const sent: DefinitionNode[] = [operation];
+  const spreads = (node: DefinitionNode) => {
+    visit(node, {
+      FragmentSpread(spread) {
+        const fragment = fragments.get(spread.name.value);
+        if (fragment && !sent.includes(fragment)) {
+          sent.push(fragment);
+          spreads(fragment);
+        }
+      },
+    });
+  };
+  spreads(operation);
+  return sent.map((d) => print(d)).join('\n');
+}
+
+/**
+ * Issue 33 point 8's scenarios (`--catalog-scale`): the catalog's reads as the web app sends them (its public
+ * queries go as GET without a token, lib/apollo.ts), each asked afresh (`Cache-Control: no-cache`: the resolvers
+ * and the SQL run every time), each with its budget: at least 0.5 of the floor, p99 under 50 ms.
+ */
+async function catalogScenarios(
+  db: Db,
+  catalog: FilledCatalog,
+  graphqlUrl: string,
+  base: { connections: number; durationSeconds: number },
+): Promise<{ spec: LoadSpec; graphql: boolean; budget: Budget }[]> {
+  const bike = catalog.busiestVehicleId;
+  // A part the busiest bike fits (with the others it fits: some 26 bikes), and an OEM number of another.
+  const [part] = rowsOf<{ id: string; fitments: number }>(
+    await db.execute(sql`select f.part_id as id, (select count(*)::int from fitments g where g.part_id = f.part_id) as fitments
+                         from fitments f join parts p on p.id = f.part_id
+                         where f.vehicle_id = ${bike} and f.position = '' and p.replaced_by_id is null
+                         order by f.part_id limit 1`),
+  );
+  const [{ raw: oem }] = rowsOf<{ raw: string }>(
+    await db.execute(sql`select raw from part_numbers where kind = 'oem' order by part_id limit 1 offset 1000`),
+  );
+  const [{ fitting }] = rowsOf<{ fitting: number }>(
+    await db.execute(sql`select count(distinct part_id)::int as fitting from fitments where vehicle_id = ${bike}`),
+  );
+  const budget: Budget = { ratio: 0.5, p99Ms: 50 };
+  const catalogList = webOperation('web/src/graphql/catalog.graphql', 'CatalogList');
+  const partPage = (name: string) => webOperation('web/src/features/parts/partPage.graphql', name);
+  const asked = (name: string, query: string, operationName: string, variables: Record<string, unknown>) => ({
+    spec: {
+      ...base,
+      name,
+      url: `${graphqlUrl}?${new URLSearchParams({ query, operationName, variables: JSON.stringify(variables) })}`,
+      method: 'GET' as const,
+      headers: { 'apollo-require-preflight': 'true', 'cache-control': 'no-cache' },
+    },
+    graphql: true,
+    budget,
+  });
+  const page = { offset: 0, limit: 20 };
+  return [
+    asked(
+      `catalog for the busiest bike (fits ${fmt(fitting)} parts) with its facets (CatalogList)`,
+      catalogList,
+      'CatalogList',
+      { filter: { vehicleId: bike }, ...page },
+    ),
+    asked(`part-number look-up: the search box with an OEM number (CatalogList)`, catalogList, 'CatalogList', {
+      filter: { search: oem },
+      ...page,
+    }),
+    asked(`part page: fits the busiest bike? (PartFit)`, partPage('PartFit'), 'PartFit', {
+      id: part.id,
+      vehicleId: bike,
+    }),
+    asked(
+      `part page: the bikes it fits (PartFitment, ${fmt(part.fitments)} rows)`,
+      partPage('PartFitment'),
+      'PartFitment',
+      {
+        id: part.id,
+        ...page,
+      },
+    ),
+    asked('search "brake pads" for the busiest bike (CatalogList)', catalogList, 'CatalogList', {
+      filter: { search: 'brake pads', vehicleId: bike },
+      ...page,
+    }),
+    asked('search "brake pads", all parts (CatalogList)', catalogList, 'CatalogList', {
+      filter: { search: 'brake pads' },
+      ...page,
+    }),
+  ];
+}
 
 /** The home page's data in one SQL statement: what a minimal handler can do at best. */
 const floorQuery = sql`
@@ -726,6 +842,9 @@ async function main(): Promise<void> {
       `bench: ${database.kind}: generated ${fmt(counts.parts)} parts, ${fmt(counts.users)} users, ` +
         `${fmt(counts.orders)} orders, ${fmt(counts.reviews)} reviews in ${generatedIn.toFixed(1)} s`,
     );
+    const catalog = catalogScale
+      ? await fillCatalog(db, catalogAtScale, (line) => console.log(`bench: ${line}`))
+      : null;
     const [{ version }] = rowsOf<{ version: string }>(await db.execute(sql`select version() as version`));
     const databaseVersion = `${database.kind === 'pglite' ? 'PGlite (in process), ' : ''}${version.split(',')[0]}`;
 
@@ -902,6 +1021,8 @@ async function main(): Promise<void> {
       ),
     ];
 
+    if (catalog) scenarios.splice(1, scenarios.length - 1, ...(await catalogScenarios(db, catalog, graphqlUrl, base)));
+
     const rows: Row[] = [];
     for (const { spec, graphql, budget } of scenarios.filter((s) => wanted(s.spec.name))) {
       await probe(spec);
@@ -916,7 +1037,7 @@ async function main(): Promise<void> {
 
     let raceCheck = 'not run';
     const raceName = `placeOrder: ${raceCustomers} customers, one part (${fmt(raceStock)} in stock)`;
-    if (wanted(raceName)) {
+    if (wantedBesideCatalog(raceName)) {
       // The race: 50 customers (one connection each) order 1 unit of the same part until its stock runs out.
       const raceOf = (partId: string): LoadSpec => ({
         name: raceName,
@@ -971,7 +1092,7 @@ async function main(): Promise<void> {
 
     let checkoutCheck = 'not run';
     const checkoutName = `checkout: ${checkoutLines}-line carts, ${checkoutCustomers} customers at once (checkouts/s)`;
-    if (wanted(checkoutName)) {
+    if (wantedBesideCatalog(checkoutName)) {
       // Checkout (issue 14): customers check out carts of 20 lines at once, round after round. A cart refills
       // (SQL, not timed) before each round; the time of each checkout request is measured.
       const checkoutParts = rowsOf<{ id: string }>(
@@ -1063,7 +1184,7 @@ async function main(): Promise<void> {
             : 'missed.')
         : 'Budget (issue 5): not run.',
       '',
-      `Budgets (issue 15), at 32 connections (this run: ${connections}):`,
+      `Budgets (${catalog ? 'issue 33 point 8' : 'issue 15'}), at 32 connections (this run: ${connections}):`,
       '',
       ...rows
         .filter((r) => r.budget)
@@ -1081,6 +1202,39 @@ async function main(): Promise<void> {
         }),
     ].join('\n');
     const date = new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+    const catalogSection =
+      catalog &&
+      [
+        `### The last run of \`npm run bench:catalog\` (${date})`,
+        '',
+        `\`npm run bench:catalog\` (\`npm run bench -- --catalog-scale\`): the bench's usual data (${fmt(counts.parts)} parts, ${fmt(counts.users)} ` +
+          `users, ${fmt(counts.orders)} orders, ${fmt(counts.reviews)} reviews: the floor's) and the catalog of ` +
+          'bench/catalogData.ts, filled as the table below says (set-based SQL, in one transaction without per-row ' +
+          "triggers, the big tables' secondary indexes built after their rows; then VACUUM ANALYZE). " +
+          `${durationSeconds} s per scenario after ${warmupSeconds ? `a ${warmupSeconds} s warm-up under the same load` : 'no warm-up'}, ` +
+          `${connections} connections, autocannon on loopback in a separate process. Each catalog scenario is the web ` +
+          "app's own operation (its .graphql documents) sent as the web sends it (GET, no token) with " +
+          '`Cache-Control: no-cache`, so that every request runs the resolvers and the SQL. "/ floor": requests/s ' +
+          "over the floor's in the same run (the ratios hold on a shared machine, the absolute figures do not). " +
+          (workers > 1
+            ? `The shop ran as \`WORKERS=${workers}\` runs it (a primary and ${workers} workers, api/src/cluster.ts).`
+            : "The shop ran as one process, in the bench's own."),
+        '',
+        '| table | rows | seconds |',
+        '|---|---:|---:|',
+        ...catalog.tables.map((t) => `| ${t.table} | ${t.rows ? fmt(t.rows) : ''} | ${t.seconds.toFixed(1)} |`),
+        `| whole catalog fill | | ${catalog.seconds.toFixed(1)} |`,
+        '',
+        result,
+        '',
+        budget.slice(budget.indexOf('Budgets (')),
+        '',
+        'Machine:',
+        '',
+        machine(databaseVersion),
+        '',
+        `Whole run: ${Math.round((Date.now() - started) / 1000)} s.`,
+      ].join('\n');
     const section = [
       `## Server on ${database.kind === 'pglite' ? 'PGlite' : 'PostgreSQL'} (${date})`,
       '',
@@ -1126,7 +1280,7 @@ async function main(): Promise<void> {
     if (image) console.log(containerReport());
     if (only || replicas > 1 || image) console.log('bench: --only or --replicas: not written to docs/performance.md');
     else {
-      await writeReport(database.kind, section);
+      await writeReport(catalog ? 'catalog' : database.kind, catalogSection || section);
       console.log('bench: written to docs/performance.md');
     }
   } finally {

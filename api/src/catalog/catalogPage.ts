@@ -59,13 +59,15 @@ export async function catalogPage(
   const searched = filter.search ? await searchSet(db, filter, filter.search) : null;
   const set = searched?.set ?? partSetOf(filter);
   // A search's indexes lead, each part asked whether it fits the vehicle; browsing reads the vehicle's parts,
-  // unless they are over the bound (the busiest bikes): its page is then read by name, each part asked.
+  // unless they are over the bound (the busiest bikes): its page is then read by name, each part asked (on its
+  // own when the vehicle fits more than the bound by fitment: catalogQuery.ts, VehicleWay).
   const known = searched?.summary;
   const summary = once(async () => known ?? summarise(db, set, searched ? 'probe' : 'fromVehicle'));
   let found: CatalogItem[];
   if (filter.search && searched) found = await searchPage(db, filter.search, searched, bounds);
   else {
-    const way: VehicleWay = filter.vehicle && (await summary()).total.isLowerBound ? 'probe' : 'fromVehicle';
+    const { total, dense } = await summary();
+    const way: VehicleWay = filter.vehicle && total.isLowerBound ? (dense ? 'probeEach' : 'probe') : 'fromVehicle';
     found = (await browsePage(db, set, bounds, way)).map((part) => ({
       part,
       match: null,

@@ -38,6 +38,8 @@ export interface CatalogItem {
 export interface SearchSet {
   set: PartSet;
   numberHits: NumberHit[];
+  /** The set's parts, when its first read held them all (within the bound): the page ranks them. */
+  known?: string[] | null;
 }
 
 /**
@@ -67,12 +69,12 @@ export async function searchSet(
   const numberIds = numberHits.map((hit) => hit.part.id);
   const asWritten = partSetOf(filter, { words: search.words, numberIds, typos: false });
   if (!search.words.length) return { set: asWritten, numberHits, summary: null };
-  const summary = await summarise(db, asWritten, 'probe');
+  const summary = await summarise(db, asWritten, 'probe', true);
   // The number hits are in the set whatever their words: more parts than those means some words matched. A number
   // found whole is what was meant: no typos are looked for beside it.
   const exactNumber = numberHits.some((hit) => hit.match === 'exact');
   if (exactNumber || summary.total.isLowerBound || summary.total.count > numberIds.length) {
-    return { set: asWritten, numberHits, summary };
+    return { set: asWritten, numberHits, summary, known: summary.ids };
   }
   return { set: partSetOf(filter, { words: search.words, numberIds, typos: true }), numberHits, summary: null };
 }
@@ -115,8 +117,18 @@ export async function searchPage(db: DbOrTx, search: SearchText, searched: Searc
   // others match; a text of fewer than 3 characters has no trigram for that index to read, and is matched by its
   // words alone.
   const byWholeText = [...search.text].length >= 3;
+  // A set within the bound was read whole by its summary: its parts are ranked by key, without reading the
+  // matches (and asking each whether it fits the vehicle) again.
+  const known = searched.known;
   const candidates = (alias: string, wholeText: 'in the name' | 'not in the name' | 'either') => {
     const c = sql.raw(alias);
+    // Each known part looked up by its key (a lateral look-up: with a thousand keys the planner would rather read
+    // parts whole).
+    const source = known
+      ? sql`unnest(${`{${known.join(',')}}`}::uuid[]) as k(id)
+          cross join lateral (select * from parts ${c} where ${c}.id = k.id offset 0) ${c}`
+      : sql`parts ${c}`;
+    const inSet = known ? sql`true` : inPartSet(alias, textOnly, { way: 'probe' });
     const inName = sql`lower(${c}.name) like ${phrase}`;
     const which =
       wholeText === 'in the name'
@@ -124,8 +136,8 @@ export async function searchPage(db: DbOrTx, search: SearchText, searched: Searc
         : wholeText === 'not in the name'
           ? sql` and not (${inName})`
           : sql``;
-    return sql`(select ${c}.*, ${sql.raw(wholeText === 'in the name' ? 'true' : 'false')} as in_name from parts ${c}
-      where ${inPartSet(alias, textOnly, { way: 'probe' })}${
+    return sql`(select ${c}.*, ${sql.raw(wholeText === 'in the name' ? 'true' : 'false')} as in_name from ${source}
+      where ${inSet}${
         numberIds.length ? sql` and ${c}.id not in (${idList(numberIds)})` : sql``
       }${which} limit ${catalogCountBound + 1})`;
   };

@@ -63,5 +63,28 @@ export const fitments = pgTable(
   ],
 );
 
+/** The key of catalog_counts that stands for "no vehicle" (the universal parts) and "no category". */
+export const noKey = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The catalog's precomputed counts (docs/catalog.md, "Precomputed counts"), for a vehicle's facets. A row of a
+ * vehicle and a category: how many listed parts of that category the vehicle fits by fitment (distinct parts, not
+ * universal ones, not a replaced part out of stock); of no vehicle (`noKey`) and a category: how many listed
+ * universal parts the category has, which every vehicle's list holds. A category of `noKey` counts the parts without
+ * one. Kept by the database (migration 0023: `catalog_counts_recount` called by triggers on fitments and parts for
+ * every change that moves a count; `catalog_counts_refresh` once at the end of an import, which defers the
+ * triggers), so that every writer (the admin's edits, the imports, an order selling out a replaced part) keeps it
+ * current.
+ */
+export const catalogCounts = pgTable(
+  'catalog_counts',
+  {
+    vehicleId: uuid('vehicle_id').notNull(),
+    categoryId: uuid('category_id').notNull(),
+    parts: integer('parts').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'catalog_counts_pkey', columns: [t.vehicleId, t.categoryId] })],
+);
+
 export type PartNumberRow = typeof partNumbers.$inferSelect;
 export type FitmentRow = typeof fitments.$inferSelect;

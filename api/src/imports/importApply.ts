@@ -20,7 +20,7 @@ export interface ImportSteps {
   prepare?(db: DbOrTx, jobId: string): Promise<unknown>;
   apply(db: DbOrTx, jobId: string, fromLine: number, toLine: number): Promise<Written>;
   /** Once after the ranges, in the transaction. */
-  finish?(db: DbOrTx): Promise<unknown>;
+  finish?(db: DbOrTx, jobId: string): Promise<unknown>;
 }
 
 export interface Written {
@@ -420,4 +420,36 @@ const supersessions: ImportSteps = {
     ),
 };
 
-export const importSteps: Record<ImportKind, ImportSteps> = { vehicles, parts, numbers, fitment, supersessions };
+/**
+ * The catalog's precomputed counts (catalog_counts, docs/catalog.md "Precomputed counts") are kept by triggers on
+ * fitments and parts, statement by statement. An import that moves them defers those triggers for its
+ * transaction, and counts what it touched again once, at its end (`catalog_counts_refresh`: the vehicles of a
+ * fitment file; everything for parts and supersessions, which move universal parts, categories and what is
+ * listed), before its transaction commits: shoppers see the old counts or the new ones, as they see the catalog.
+ */
+function countedOnce(steps: ImportSteps, refresh: (db: DbOrTx, jobId: string) => Promise<unknown>): ImportSteps {
+  return {
+    ...steps,
+    async prepare(db, jobId) {
+      await db.execute(sql`select set_config('partsyard.catalog_counts_deferred', 'on', true)`);
+      await steps.prepare?.(db, jobId);
+    },
+    async finish(db, jobId) {
+      await steps.finish?.(db, jobId);
+      await refresh(db, jobId);
+    },
+  };
+}
+
+const refreshAll = (db: DbOrTx) => db.execute(sql`select catalog_counts_refresh()`);
+
+export const importSteps: Record<ImportKind, ImportSteps> = {
+  vehicles,
+  parts: countedOnce(parts, refreshAll),
+  numbers,
+  fitment: countedOnce(fitment, (db, jobId) =>
+    db.execute(sql`select catalog_counts_refresh(array(
+      select distinct v.id from import_rows r ${fitmentVehicles} where r.job_id = ${jobId} and ${notRejected}))`),
+  ),
+  supersessions: countedOnce(supersessions, refreshAll),
+};

@@ -159,7 +159,7 @@ export function startImportWorker(db: Db, options: ImportWorkerOptions): ImportW
           sum.records += written.records;
           await progress(job.id, { rowsDone: Math.max(0, Math.min(last, from + settings.rangeLines - 1) - rejected) });
         }
-        await steps.finish?.(tx);
+        await steps.finish?.(tx, job.id);
         const [{ n: rejectedNow }] = await tx
           .select({ n: count() })
           .from(importRejections)
