@@ -64,7 +64,7 @@ export interface SavedListView {
   totalCents: number;
 }
 
-export interface SavedListSummary {
+export interface SavedListSummaryView {
   id: string;
   name: string;
   lineCount: number;
@@ -72,7 +72,7 @@ export interface SavedListSummary {
 }
 
 /** What adding lines to a list did: the list now, and the lines left out with why. */
-export interface SavedListAddition {
+export interface SavedListAdditionView {
   list: SavedListView;
   skipped: { line: number; message: string }[];
 }
@@ -229,7 +229,7 @@ export function createSavedListsService(deps: { db: Db; quickOrder: QuickOrderSe
 
   return {
     /** The caller's lists, the latest changed first. */
-    async myLists(actor: Actor | null): Promise<SavedListSummary[]> {
+    async myLists(actor: Actor | null): Promise<SavedListSummaryView[]> {
       const { userId } = authorize('lists.myLists', actor);
       return db
         .select({
@@ -331,7 +331,7 @@ export function createSavedListsService(deps: { db: Db; quickOrder: QuickOrderSe
     },
 
     /** Adds every line of the caller's cart to a list (a part already in the list gets the sum). */
-    async addCartToSavedList(actor: Actor | null, listId: unknown): Promise<SavedListAddition> {
+    async addCartToSavedList(actor: Actor | null, listId: unknown): Promise<SavedListAdditionView> {
       const { caller, list } = await ownList('lists.addFromCart', actor, listId);
       const rows = await db
         .select({ part: parts, amount: cartLines.amount })
@@ -355,7 +355,7 @@ export function createSavedListsService(deps: { db: Db; quickOrder: QuickOrderSe
      * with what the list holds; the others (unknown, ambiguous, superseded numbers, bad quantities) are left out and
      * said so. Stock and the order rules do not matter to a list (they are checked when it goes into the cart).
      */
-    async addQuickOrderToSavedList(actor: Actor | null, listId: unknown, lines: unknown): Promise<SavedListAddition> {
+    async addQuickOrderToSavedList(actor: Actor | null, listId: unknown, lines: unknown): Promise<SavedListAdditionView> {
       const { list } = await ownList('lists.addFromQuickOrder', actor, listId);
       const checked = await checkQuickOrderLines(db, checkedLineList(lines));
       const usable = (l: (typeof checked.lines)[number]) =>
@@ -375,13 +375,13 @@ export function createSavedListsService(deps: { db: Db; quickOrder: QuickOrderSe
       actor: Actor | null,
       listId: unknown,
       which: { orderId?: string | null; checkoutId?: string | null },
-    ): Promise<SavedListAddition> {
+    ): Promise<SavedListAdditionView> {
       const { caller, list } = await ownList('lists.addFromOrder', actor, listId);
       const past = await pastOrderLines(db, 'lists.addFromOrder', caller, which);
       const ids = past.flatMap((p) => (p.partId ? [p.partId] : []));
       const found = ids.length ? await db.select().from(parts).where(inArray(parts.id, ids)) : [];
       const byId = new Map(found.map((p) => [p.id, p]));
-      const skipped: SavedListAddition['skipped'] = [];
+      const skipped: SavedListAdditionView['skipped'] = [];
       const items: { part: PartRow; quantity: number }[] = [];
       past.forEach((p, i) => {
         const part = p.partId ? byId.get(p.partId) : undefined;
