@@ -30,6 +30,8 @@ import { classifiedAmountProblem, type AmountProblemKind } from '../services/car
 export const maxSuggestedLines = 50;
 /** Suggestions per unknown number. */
 export const suggestionsPerLine = 3;
+/** Parts listed to pick from for a number several parts carry (by SKU; the message says how many there are). */
+export const maxCandidates = 5;
 
 /** A line as sent: the number and quantity as typed, and the row it came from (its position when not given). */
 export interface QuickOrderLineInput {
@@ -260,7 +262,10 @@ export async function checkQuickOrderLines(
       return;
     }
     if (currentIds.length > 1) {
-      outcome.candidates = currentIds.flatMap((id) => partById.get(id) ?? []);
+      outcome.candidates = currentIds
+        .flatMap((id) => partById.get(id) ?? [])
+        .sort((x, y) => x.sku.localeCompare(y.sku))
+        .slice(0, maxCandidates);
       if (!outcome.problem)
         outcome.problem = { kind: 'ambiguous', message: quickOrderCheckMessages.ambiguous(currentIds.length) };
       return;

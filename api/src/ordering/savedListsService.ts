@@ -355,7 +355,11 @@ export function createSavedListsService(deps: { db: Db; quickOrder: QuickOrderSe
      * with what the list holds; the others (unknown, ambiguous, superseded numbers, bad quantities) are left out and
      * said so. Stock and the order rules do not matter to a list (they are checked when it goes into the cart).
      */
-    async addQuickOrderToSavedList(actor: Actor | null, listId: unknown, lines: unknown): Promise<SavedListAdditionView> {
+    async addQuickOrderToSavedList(
+      actor: Actor | null,
+      listId: unknown,
+      lines: unknown,
+    ): Promise<SavedListAdditionView> {
       const { list } = await ownList('lists.addFromQuickOrder', actor, listId);
       const checked = await checkQuickOrderLines(db, checkedLineList(lines));
       const usable = (l: (typeof checked.lines)[number]) =>
