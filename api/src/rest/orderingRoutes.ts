@@ -3,7 +3,7 @@ import type { Request, Response, Router } from 'express';
 import type { PartRow } from '../db/schema';
 import { badInput } from '../errors';
 import type { PendingCaller } from '../http/caller';
-import type { QuickOrderCheckView, QuickOrderLineInput } from '../ordering/quickOrderCheck';
+import type { QuickOrderCheckView } from '../ordering/quickOrderCheck';
 import type { CartFromLinesView } from '../ordering/quickOrderService';
 import type { SavedListAdditionView, SavedListView } from '../ordering/savedListsService';
 import type { Services } from '../services';
