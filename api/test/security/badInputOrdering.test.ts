@@ -115,9 +115,9 @@ describe.each(adapterDatabaseKinds)('bad input to quick order, order again and s
     const before = await state();
     const refused = async (method: string, path: string, body: unknown, status = 400) => {
       const result = await app.rest<{ message?: string }>(method, path, body, customer.token);
-      expect({ path, body: JSON.stringify(body).slice(0, 60), status: result.status }).toEqual({
+      expect({ path, body: String(JSON.stringify(body) ?? '').slice(0, 60), status: result.status }).toEqual({
         path,
-        body: JSON.stringify(body).slice(0, 60),
+        body: String(JSON.stringify(body) ?? '').slice(0, 60),
         status,
       });
       expect(typeof result.body?.message).toBe('string');
