@@ -167,6 +167,18 @@ async function exactMatches(db: DbOrTx, numbers: string[]) {
 /** The nearest numbers to each of `numbers` by trigram similarity (pg_trgm's `%`, its GIN indexes), best first. */
 async function nearestNumbers(db: DbOrTx, numbers: string[]) {
   if (!numbers.length) return [];
+  // A suggestion must share half its trigrams (pg_trgm's default is 0.3): the GIN index prunes by it, and at 0.3 a
+  // number's common trigrams ("000", "PY0") made each look-up recheck thousands of rows (docs/performance.md).
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local pg_trgm.similarity_threshold = ${sql.raw(String(suggestionThreshold))}`);
+    return nearestIn(tx, numbers);
+  });
+}
+
+/** The similarity a suggested number must reach (pg_trgm's `%`). */
+export const suggestionThreshold = 0.5;
+
+function nearestIn(db: DbOrTx, numbers: string[]) {
   return rowsOf<{ number: string; part_id: string; raw: string; score: number }>(
     db,
     sql`
