@@ -10,6 +10,7 @@ export default defineConfig({
     './src/inventory/inventorySchema.ts',
     './src/imports/importSchema.ts',
     './src/garage/garageSchema.ts',
+    './src/ordering/savedListsSchema.ts',
   ],
   out: './drizzle',
 });

@@ -6,3 +6,4 @@ export * from './pricing';
 export * from './partNumbers';
 export * from './inventory';
 export * from './catalogSearch';
+export * from './quickOrder';

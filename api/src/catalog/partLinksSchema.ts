@@ -29,6 +29,8 @@ export const partNumbers = pgTable(
   (t) => [
     uniqueIndex('part_numbers_part_kind_number_key').on(t.partId, t.kind, t.normalised),
     index('part_numbers_normalised_idx').on(t.normalised),
+    // Quick order's suggestions for a number nobody carries (ordering/quickOrderCheck.ts): trigram similarity.
+    index('part_numbers_normalised_trgm_idx').using('gin', sql`${t.normalised} gin_trgm_ops`),
     index('part_numbers_brand_idx').on(t.brandId),
     check('part_numbers_kind_check', sql`${t.kind} in ('manufacturer', 'oem', 'interchange', 'ean')`),
     check('part_numbers_raw_check', sql`length(${t.raw}) <= 100 and ${t.normalised} <> ''`),

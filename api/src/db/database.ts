@@ -14,11 +14,12 @@ import * as partLinksSchema from '../catalog/partLinksSchema';
 import * as importSchema from '../imports/importSchema';
 import * as inventorySchema from '../inventory/inventorySchema';
 import * as garageSchema from '../garage/garageSchema';
+import * as savedListsSchema from '../ordering/savedListsSchema';
 import { wordSimilarityThreshold } from '../catalog/searchSettings';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
 
-/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports, garage). */
+/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports, garage, ordering). */
 export const allTables = {
   ...coreSchema,
   ...catalogSchema,
@@ -26,6 +27,7 @@ export const allTables = {
   ...inventorySchema,
   ...importSchema,
   ...garageSchema,
+  ...savedListsSchema,
 };
 const schema = allTables;
 

@@ -132,6 +132,8 @@ export const parts = pgTable(
     check('parts_not_replaced_by_itself_check', sql`${t.replacedById} <> ${t.id}`),
     check('parts_sku_check', sql`length(${t.sku}) <= 100 and ${t.skuNormalised} <> ''`),
     uniqueIndex('parts_sku_key').on(t.skuNormalised),
+    // Quick order's suggestions for a number nobody carries (ordering/quickOrderCheck.ts): trigram similarity.
+    index('parts_sku_trgm_idx').using('gin', sql`${t.skuNormalised} gin_trgm_ops`),
     index('parts_brand_idx').on(t.brandId),
     index('parts_category_idx').on(t.categoryId),
     index('parts_replaced_by_idx').on(t.replacedById),

@@ -31,6 +31,8 @@ import { facetValueLimit } from '../catalog/catalogQuery';
 import { bodyRefusal } from '../http/requestBody';
 import { maxCartLines } from '../services/cartService';
 import { maxGarageBikes } from '../garage/garageService';
+import { maxCandidates, suggestionsPerLine } from '../ordering/quickOrderCheck';
+import { maxSavedListLines, maxSavedLists } from '../ordering/savedListsService';
 
 /**
  * Bounds on what one GraphQL request may ask for, checked before anything runs. Every operation is small
@@ -59,7 +61,8 @@ export const queryLimits = {
    * Lists the server itself keeps short, counted at their bound rather than `listSize`: a part's quantity
    * breaks (maxPriceTiers), a cart's lines and a checkout's orders (maxCartLines), the catalog's lists of brands,
    * categories, makes, models and vehicles (catalogListCap), a look-up by number (numberHitLimit), a garage's bikes
-   * and its merge's notes (maxGarageBikes), and the catalog's facets (facetValueLimit).
+   * and its merge's notes (maxGarageBikes), the catalog's facets (facetValueLimit), a quick-order line's suggestions and
+   * candidates, and saved lists (api/src/ordering).
    */
   boundedLists: {
     'Part.priceTiers': maxPriceTiers,
@@ -76,6 +79,10 @@ export const queryLimits = {
     'GarageMerge.notes': maxGarageBikes,
     'CatalogFacets.categories': facetValueLimit,
     'CatalogFacets.brands': facetValueLimit,
+    'QuickOrderLine.suggestions': suggestionsPerLine,
+    'QuickOrderLine.candidates': maxCandidates,
+    'Query.savedLists': maxSavedLists,
+    'SavedList.lines': maxSavedListLines,
   } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,

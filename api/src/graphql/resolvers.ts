@@ -5,6 +5,7 @@ import { importEnums, importJobFields, importMutations, importQueries } from './
 import { catalogMutations, catalogPartFields, catalogQueries, catalogTypes } from './catalogResolvers';
 import { inventoryMutations, inventoryQueries, inventoryTypes } from './inventoryResolvers';
 import { garageMutations, garageQueries, garageTypes } from './garageResolvers';
+import { orderingMutations, orderingQueries, orderingTypes } from './orderingResolvers';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -61,6 +62,7 @@ export const resolvers: Resolvers = {
     ...importQueries,
     ...inventoryQueries,
     ...garageQueries,
+    ...orderingQueries,
   },
 
   Mutation: {
@@ -93,6 +95,8 @@ export const resolvers: Resolvers = {
     ...catalogMutations,
     ...inventoryMutations,
     ...garageMutations,
+    ...orderingMutations,
+    ...orderingMutations,
   },
   ImportJob: importJobFields,
 
@@ -103,6 +107,7 @@ export const resolvers: Resolvers = {
   ...catalogTypes,
   ...inventoryTypes,
   ...garageTypes,
+  ...orderingTypes,
   PriceTier: {
     price: (tier) => centsToDollars(tier.priceCents),
   },

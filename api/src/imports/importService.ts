@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { parse } from 'csv-parse';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { csvCell } from '@partsyard/common';
 import type { Db } from '../db/database';
 import { badInput, conflict, notFound } from '../errors';
 import type { Actor } from '../services/actor';
@@ -350,10 +351,7 @@ export function createImportService(db: Db, kick: () => void = () => {}) {
   };
 }
 
-/** A CSV cell: quoted when it must be; one that starts like a formula (=, +, -, @, tab, CR) kept as text. */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+/** A CSV cell, formula-looking cells kept as text: the shop's one CSV writer (common/src/quickOrder.ts). */
+export { csvCell };
 
 export type ImportService = ReturnType<typeof createImportService>;

@@ -22,6 +22,7 @@ import {
   userDocument,
 } from './documents';
 import { addGarageRoutes } from './garageRoutes';
+import { addOrderingRoutes } from './orderingRoutes';
 
 type Handler = (req: Request, caller: PendingCaller) => Promise<unknown>;
 
@@ -431,6 +432,7 @@ export function createRestRouter(
 
   addImportRoutes(router, { services, route, actorOf });
   addGarageRoutes(router, route, services, actorOf);
+  addOrderingRoutes(router, route, services, actorOf);
 
   router.use((req: Request, res: Response) => {
     res.status(404).json({ message: `No route ${req.method} /api${req.path}` });

@@ -14,9 +14,16 @@ import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { OrderLimits } from '../config';
 import type { Db, Tx } from '../db/database';
 import { cartLines, cartMerges, parts, type OrderRow, type PartRow } from '../db/schema';
-import { accountGone, badInput, conflict, notFound } from '../errors';
+import { badInput, conflict, notFound } from '../errors';
 import type { Client, RateLimiter } from '../rateLimits';
-import { holdAccount } from './accountLock';
+import {
+  amountProblem,
+  cartFullMessage,
+  countCartLines,
+  maxCartLines,
+  upsertCartLines,
+  withAccountHeld as withAccountHeldIn,
+} from './cartLines';
 import type { Actor } from './actor';
 import { authorize } from './rights';
 import {
@@ -37,9 +44,7 @@ import type { PartsService } from './partsService';
  * every line through the orders service's one order-writing path, all or nothing.
  */
 
-/** The most lines one cart holds (a checkout's lines are one transaction). */
-export const maxCartLines = 50;
-export const cartFullMessage = `A cart holds at most ${maxCartLines} parts: check out or remove some first`;
+export { cartFullMessage, maxCartLines };
 export const mergeIdMessage = 'A merge id is a UUID the browser chooses when it starts the merge';
 export const cartCheckedOutMessage = 'This cart was just checked out (another tab or device?): see My Orders';
 export const priceChangedMessage = (seenCents: number, nowCents: number) =>
@@ -99,12 +104,6 @@ export interface MergeNote {
   partId: string;
   message: string;
 }
-
-const amountProblem = (part: PartRow, amount: number): string | null => {
-  if (part.priceCents < 1) return messages.partNotForSale;
-  const result = check(orderAmountSchema(part), { orderAmount: amount });
-  return result.ok ? null : (result.errors.orderAmount ?? null);
-};
 
 /**
  * Why a cart whose lines can each be ordered cannot be checked out as a whole, else null: checkout's own refusals
@@ -175,44 +174,10 @@ export function createCartService(deps: {
     return result.value.orderAmount;
   }
 
-  /**
-   * Runs `work` in one transaction with the caller's account held as placing an order holds it (FOR NO KEY UPDATE,
-   * accountLock.ts): one customer's cart changes and checkouts run one at a time, so the lines a change counts are
-   * the lines it writes to, and two at once cannot both pass the cart's size.
-   */
-  function withAccountHeld<T>(userId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-    return db.transaction(async (tx) => {
-      if (!(await holdAccount(tx, userId, 'no key update'))) throw accountGone();
-      return work(tx);
-    });
-  }
-
-  async function countLines(tx: Tx, userId: string): Promise<number> {
-    const [{ n }] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(cartLines)
-      .where(eq(cartLines.userId, userId));
-    return n;
-  }
-
-  async function upsert(tx: Tx, userId: string, part: PartRow, amount: number) {
-    await tx
-      .insert(cartLines)
-      .values({
-        userId,
-        partId: part.id,
-        amount,
-        seenUnitPriceCents: unitPriceCents(part, amount),
-        // After every line the cart holds, even within one tick of the clock (PGlite's is coarse): lines show in
-        // the order they were added, a merge's in the visitor's order, never by a tie broken on part ids.
-        addedAt: sql`greatest(now(), (select max(${cartLines.addedAt}) + interval '1 microsecond' from ${cartLines}
-                                      where ${cartLines.userId} = ${userId}))`,
-      })
-      .onConflictDoUpdate({
-        target: [cartLines.userId, cartLines.partId],
-        set: { amount, seenUnitPriceCents: unitPriceCents(part, amount), updatedAt: sql`now()` },
-      });
-  }
+  const withAccountHeld = <T>(userId: string, work: (tx: Tx) => Promise<T>) => withAccountHeldIn(db, userId, work);
+  const countLines = countCartLines;
+  const upsert = (tx: Tx, userId: string, part: PartRow, amount: number) =>
+    upsertCartLines(tx, userId, [{ part, amount }]);
 
   return {
     cart,

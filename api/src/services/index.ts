@@ -8,6 +8,8 @@ import { createCatalogService } from '../catalog/catalogService';
 import { createImportService } from '../imports/importService';
 import { createInventoryService } from '../inventory/inventoryService';
 import { createGarageService } from '../garage/garageService';
+import { createQuickOrderService } from '../ordering/quickOrderService';
+import { createSavedListsService } from '../ordering/savedListsService';
 import { actorReader } from './actor';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
@@ -41,10 +43,14 @@ export function createServices(deps: ServiceDeps) {
   const readActor = actorReader(deps.db);
   const orderLimits = deps.orderLimits ?? defaultOrderLimits;
   const orders = createOrdersService({ db: deps.db, parts, rateLimits, readActor, limits: orderLimits });
+  const cart = createCartService({ db: deps.db, parts, orders, rateLimits, limits: orderLimits });
+  const quickOrder = createQuickOrderService({ db: deps.db, cart });
   return {
     parts,
     orders,
-    cart: createCartService({ db: deps.db, parts, orders, rateLimits, limits: orderLimits }),
+    cart,
+    quickOrder,
+    savedLists: createSavedListsService({ db: deps.db, quickOrder }),
     users: createUsersService({ ...deps, rateLimits, readActor }),
     payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders, rateLimits }),
     reviews: createReviewsService({ db: deps.db, parts }),

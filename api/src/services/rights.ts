@@ -89,6 +89,24 @@ export const rights = {
   'garage.removeFromGarage': 'signedIn',
   'garage.setCurrentVehicle': 'signedIn',
   'garage.mergeGarage': 'signedIn',
+  // Ordering by part number (issue 34, api/src/ordering): the check writes nothing and serves visitors too (a
+  // visitor fills the grid and signs in to add it); adding and ordering again are about the caller's own cart and
+  // orders, an admin's included (an admin orders again only their own orders).
+  'quickOrder.check': 'anyone',
+  'quickOrder.addToCart': 'signedIn',
+  'quickOrder.orderAgain': 'owner', // of the past order or checkout
+  // Saved lists are their owner's alone: nobody else reads or changes one, an admin included.
+  'lists.myLists': 'signedIn',
+  'lists.create': 'signedIn',
+  'lists.list': 'owner',
+  'lists.rename': 'owner',
+  'lists.delete': 'owner',
+  'lists.setLine': 'owner',
+  'lists.removeLine': 'owner',
+  'lists.addFromCart': 'owner', // of the list (the cart is the caller's own)
+  'lists.addFromQuickOrder': 'owner',
+  'lists.addFromOrder': 'owner', // of the list and of the order
+  'lists.toCart': 'owner',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;

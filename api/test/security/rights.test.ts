@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { is } from 'drizzle-orm';
+import { eq, is } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { buildSchema, type GraphQLField, type GraphQLObjectType } from 'graphql';
 import { defaultRateLimits, type RateLimits } from '../../src/config';
 import { allTables as tables } from '../../src/db/database';
 import { makes, models, vehicles } from '../../src/catalog/catalogSchema';
+import { parts } from '../../src/db/schema';
 import { createRestRouter } from '../../src/rest/restRouter';
 import { card, createIntent, dataOf, payWithCard, startHarness, tag, type Harness } from '../graphql/helpers';
 import { goodCard, restOrderInput } from '../rest/restSupport';
@@ -64,6 +65,10 @@ interface Targets {
   vehicle(): Promise<string>;
   /** A vehicle in the customer's garage (its id). */
   garageBike(): Promise<string>;
+  /** The SKU of a part with plenty of stock (quick order names parts by number). */
+  sku(): Promise<string>;
+  /** A saved list of the customer's holding one part with plenty of stock: the list's id and the part's. */
+  savedList(): Promise<{ id: string; partId: string }>;
 }
 
 interface World {
@@ -302,6 +307,97 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
   'POST /api/garage/merge': async (t) => rest('POST', '/garage/merge', { vehicleIds: [await t.vehicle()] }),
   'PUT /api/garage/{vehicleId}': async (t) => rest('PUT', `/garage/${await t.vehicle()}`, { current: true }),
   'DELETE /api/garage/{vehicleId}': async (t) => rest('DELETE', `/garage/${await t.garageBike()}`),
+  'Query.quickOrderCheck': async (t) =>
+    gql(
+      'query($lines: [QuickOrderLineInput!]!) { quickOrderCheck(lines: $lines) { total ready lines { line problem { kind } part { id } } } }',
+      { lines: [{ number: await t.sku(), quantity: '2' }] },
+    ),
+  'Query.savedLists': async () => gql('{ savedLists { id name lineCount } }'),
+  'Query.savedList': async (t) =>
+    gql('query($id: ID!) { savedList(id: $id) { id name lines { quantity part { id } } } }', {
+      id: (await t.savedList()).id,
+    }),
+  'Mutation.addQuickOrderToCart': async (t) =>
+    gql('mutation($lines: [QuickOrderLineInput!]!) { addQuickOrderToCart(lines: $lines) { added cart { units } } }', {
+      lines: [{ number: await t.sku(), quantity: '1' }],
+    }),
+  'Mutation.orderAgain': async (t) =>
+    gql('mutation($id: ID!) { orderAgain(from: { orderId: $id }) { added cart { units } } }', {
+      id: await t.unpaidOrder(),
+    }),
+  'Mutation.createSavedList': async () =>
+    gql('mutation($name: String!) { createSavedList(name: $name) { id } }', { name: `List ${tag()}` }),
+  'Mutation.renameSavedList': async (t) =>
+    gql('mutation($id: ID!, $name: String!) { renameSavedList(id: $id, name: $name) { name } }', {
+      id: (await t.savedList()).id,
+      name: `Renamed ${tag()}`,
+    }),
+  'Mutation.deleteSavedList': async (t) =>
+    gql('mutation($id: ID!) { deleteSavedList(id: $id) }', { id: (await t.savedList()).id }),
+  'Mutation.setSavedListLine': async (t) => {
+    const list = await t.savedList();
+    return gql('mutation($id: ID!, $part: ID!) { setSavedListLine(id: $id, partId: $part, quantity: 7) { id } }', {
+      id: list.id,
+      part: list.partId,
+    });
+  },
+  'Mutation.removeSavedListLine': async (t) => {
+    const list = await t.savedList();
+    return gql('mutation($id: ID!, $part: ID!) { removeSavedListLine(id: $id, partId: $part) { id } }', {
+      id: list.id,
+      part: list.partId,
+    });
+  },
+  'Mutation.addCartToSavedList': async (t) => {
+    await t.cartLine();
+    return gql('mutation($id: ID!) { addCartToSavedList(id: $id) { list { id } skipped { line } } }', {
+      id: (await t.savedList()).id,
+    });
+  },
+  'Mutation.addQuickOrderToSavedList': async (t) =>
+    gql(
+      'mutation($id: ID!, $lines: [QuickOrderLineInput!]!) { addQuickOrderToSavedList(id: $id, lines: $lines) { list { id } } }',
+      { id: (await t.savedList()).id, lines: [{ number: await t.sku(), quantity: '3' }] },
+    ),
+  'Mutation.addOrderToSavedList': async (t) =>
+    gql('mutation($id: ID!, $order: ID!) { addOrderToSavedList(id: $id, from: { orderId: $order }) { list { id } } }', {
+      id: (await t.savedList()).id,
+      order: await t.unpaidOrder(),
+    }),
+  'Mutation.savedListToCart': async (t) =>
+    gql('mutation($id: ID!) { savedListToCart(id: $id) { added cart { units } } }', { id: (await t.savedList()).id }),
+  'POST /api/quick-order/check': async (t) =>
+    rest('POST', '/quick-order/check', { lines: [{ number: await t.sku(), quantity: '2' }] }),
+  'POST /api/quick-order/problems.csv': async (t) =>
+    rest('POST', '/quick-order/problems.csv', { text: `${await t.sku()}\t0\nNOPE-1\t2` }),
+  'POST /api/quick-order/cart': async (t) =>
+    rest('POST', '/quick-order/cart', { lines: [{ number: await t.sku(), quantity: '1' }] }),
+  'POST /api/orders/again': async (t) => rest('POST', '/orders/again', { orderId: await t.unpaidOrder() }),
+  'GET /api/lists': async () => rest('GET', '/lists'),
+  'POST /api/lists': async () => rest('POST', '/lists', { name: `List ${tag()}` }),
+  'GET /api/lists/{id}': async (t) => rest('GET', `/lists/${(await t.savedList()).id}`),
+  'PATCH /api/lists/{id}': async (t) =>
+    rest('PATCH', `/lists/${(await t.savedList()).id}`, { name: `Renamed ${tag()}` }),
+  'DELETE /api/lists/{id}': async (t) => rest('DELETE', `/lists/${(await t.savedList()).id}`),
+  'PUT /api/lists/{id}/lines/{partId}': async (t) => {
+    const list = await t.savedList();
+    return rest('PUT', `/lists/${list.id}/lines/${list.partId}`, { quantity: 7 });
+  },
+  'DELETE /api/lists/{id}/lines/{partId}': async (t) => {
+    const list = await t.savedList();
+    return rest('DELETE', `/lists/${list.id}/lines/${list.partId}`);
+  },
+  'POST /api/lists/{id}/from-cart': async (t) => {
+    await t.cartLine();
+    return rest('POST', `/lists/${(await t.savedList()).id}/from-cart`);
+  },
+  'POST /api/lists/{id}/from-quick-order': async (t) =>
+    rest('POST', `/lists/${(await t.savedList()).id}/from-quick-order`, {
+      lines: [{ number: await t.sku(), quantity: '3' }],
+    }),
+  'POST /api/lists/{id}/from-order': async (t) =>
+    rest('POST', `/lists/${(await t.savedList()).id}/from-order`, { orderId: await t.unpaidOrder() }),
+  'POST /api/lists/{id}/cart': async (t) => rest('POST', `/lists/${(await t.savedList()).id}/cart`),
   'POST /api/stripe/webhook': async (t) => {
     const { orderId, intentId } = await t.pendingIntent();
     const event = { type: 'payment_intent.succeeded', data: { object: { id: intentId, metadata: { orderId } } } };
@@ -344,8 +440,12 @@ function badRequests(row: RightsRow): Call[] {
   ];
 }
 
-/** Reads do not write: GraphQL queries and REST GETs. Their allowed calls must change nothing either. */
-const isRead = (row: RightsRow) => row.operation.startsWith('Query.') || row.operation.startsWith('GET ');
+/** POST routes that write nothing (a body too big for a query string): quick order's check and its CSV. */
+const sideEffectFree = new Set(['POST /api/quick-order/check', 'POST /api/quick-order/problems.csv']);
+
+/** Reads do not write: GraphQL queries, REST GETs and the POSTs above. Their allowed calls must change nothing either. */
+const isRead = (row: RightsRow) =>
+  row.operation.startsWith('Query.') || row.operation.startsWith('GET ') || sideEffectFree.has(row.operation);
 
 /** Every route the REST router registers, as `METHOD /api/path/{param}`. */
 function restRoutes(): string[] {
@@ -629,6 +729,27 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
         return started.body.id;
       },
       vehicle: newVehicle,
+      async sku() {
+        const [row] = await db.select({ sku: parts.sku }).from(parts).where(eq(parts.id, stockedPart));
+        return row.sku;
+      },
+      async savedList() {
+        const partId = await newPart();
+        const created = await app.gql<{ createSavedList: { id: string } }>(
+          'mutation($name: String!) { createSavedList(name: $name) { id } }',
+          { name: `List ${tag()}` },
+          customer.token,
+        );
+        const id = dataOf(created).createSavedList.id;
+        dataOf(
+          await app.gql(
+            'mutation($id: ID!, $part: ID!) { setSavedListLine(id: $id, partId: $part, quantity: 1) { id } }',
+            { id, part: partId },
+            customer.token,
+          ),
+        );
+        return { id, partId };
+      },
       async garageBike() {
         const vehicleId = await newVehicle();
         dataOf(
@@ -666,6 +787,8 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
       model: once('model', makers.model),
       vehicle: once('vehicle', makers.vehicle),
       garageBike: once('garageBike', makers.garageBike),
+      sku: once('sku', makers.sku),
+      savedList: once('savedList', makers.savedList),
     };
     fresh = makers;
   });

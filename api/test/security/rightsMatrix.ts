@@ -124,6 +124,20 @@ const graphql = `
 | Mutation.removeFromGarage    | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
 | Mutation.setCurrentVehicle   | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
 | Mutation.mergeGarage         | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a visitor's garage, into the caller's own garage        |
+| Query.quickOrderCheck        | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | quick-order lines naming the part by its SKU            |
+| Query.savedLists             | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own saved lists                            |
+| Query.savedList              | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list                               |
+| Mutation.addQuickOrderToCart | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | quick-order lines, into the caller's own cart           |
+| Mutation.orderAgain          | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's past order, into their cart              |
+| Mutation.createSavedList     | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new saved list of the caller                          |
+| Mutation.renameSavedList     | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list                               |
+| Mutation.deleteSavedList     | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list                               |
+| Mutation.setSavedListLine    | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part in the customer's saved list                     |
+| Mutation.removeSavedListLine | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part in the customer's saved list                     |
+| Mutation.addCartToSavedList  | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, from their cart              |
+| Mutation.addQuickOrderToSavedList | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, from quick-order lines       |
+| Mutation.addOrderToSavedList | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, from their past order        |
+| Mutation.savedListToCart     | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, into their cart              |
 `;
 
 const rest = `
@@ -173,6 +187,21 @@ const rest = `
 | POST /api/garage/merge           | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a visitor's garage, into the caller's own garage        |
 | PUT /api/garage/{vehicleId}      | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a vehicle of the catalog, into the caller's own garage  |
 | DELETE /api/garage/{vehicleId}   | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a bike in the customer's garage                         |
+| POST /api/quick-order/check      | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | quick-order lines naming the part by its SKU            |
+| POST /api/quick-order/problems.csv | ok        | ok       | ok    | ok    | ok      | ok     | ok   | ok      | ok   | ok      | ok           | quick-order lines' problems, as CSV                     |
+| POST /api/quick-order/cart       | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | quick-order lines, into the caller's own cart           |
+| POST /api/orders/again           | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's past order, into their cart              |
+| GET /api/lists                   | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own saved lists                            |
+| POST /api/lists                  | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new saved list of the caller                          |
+| GET /api/lists/{id}              | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list                               |
+| PATCH /api/lists/{id}            | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list                               |
+| DELETE /api/lists/{id}           | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list                               |
+| PUT /api/lists/{id}/lines/{partId} | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part in the customer's saved list                     |
+| DELETE /api/lists/{id}/lines/{partId} | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a part in the customer's saved list                     |
+| POST /api/lists/{id}/from-cart   | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, from their cart              |
+| POST /api/lists/{id}/from-quick-order | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, from quick-order lines       |
+| POST /api/lists/{id}/from-order  | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, from their past order        |
+| POST /api/lists/{id}/cart        | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, into their cart              |
 `;
 
 /**
@@ -294,6 +323,35 @@ export const servedBy: Record<string, Operation> = {
   'POST /api/garage/merge': 'garage.mergeGarage',
   'PUT /api/garage/{vehicleId}': 'garage.addToGarage',
   'DELETE /api/garage/{vehicleId}': 'garage.removeFromGarage',
+  'Query.quickOrderCheck': 'quickOrder.check',
+  'Query.savedLists': 'lists.myLists',
+  'Query.savedList': 'lists.list',
+  'Mutation.addQuickOrderToCart': 'quickOrder.addToCart',
+  'Mutation.orderAgain': 'quickOrder.orderAgain',
+  'Mutation.createSavedList': 'lists.create',
+  'Mutation.renameSavedList': 'lists.rename',
+  'Mutation.deleteSavedList': 'lists.delete',
+  'Mutation.setSavedListLine': 'lists.setLine',
+  'Mutation.removeSavedListLine': 'lists.removeLine',
+  'Mutation.addCartToSavedList': 'lists.addFromCart',
+  'Mutation.addQuickOrderToSavedList': 'lists.addFromQuickOrder',
+  'Mutation.addOrderToSavedList': 'lists.addFromOrder',
+  'Mutation.savedListToCart': 'lists.toCart',
+  'POST /api/quick-order/check': 'quickOrder.check',
+  'POST /api/quick-order/problems.csv': 'quickOrder.check',
+  'POST /api/quick-order/cart': 'quickOrder.addToCart',
+  'POST /api/orders/again': 'quickOrder.orderAgain',
+  'GET /api/lists': 'lists.myLists',
+  'POST /api/lists': 'lists.create',
+  'GET /api/lists/{id}': 'lists.list',
+  'PATCH /api/lists/{id}': 'lists.rename',
+  'DELETE /api/lists/{id}': 'lists.delete',
+  'PUT /api/lists/{id}/lines/{partId}': 'lists.setLine',
+  'DELETE /api/lists/{id}/lines/{partId}': 'lists.removeLine',
+  'POST /api/lists/{id}/from-cart': 'lists.addFromCart',
+  'POST /api/lists/{id}/from-quick-order': 'lists.addFromQuickOrder',
+  'POST /api/lists/{id}/from-order': 'lists.addFromOrder',
+  'POST /api/lists/{id}/cart': 'lists.toCart',
 };
 
 /**
