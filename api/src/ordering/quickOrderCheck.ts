@@ -82,6 +82,33 @@ export interface QuickOrderLineOutcome {
   note: string | null;
 }
 
+/** A line's outcome before it is looked up: as sent, with the problem its reading found (or none yet). */
+export function unlookedOutcome(l: {
+  line: number;
+  number: string;
+  quantity: string;
+  amount: number | null;
+  problem: QuickOrderProblem | null;
+}): QuickOrderLineOutcome {
+  return {
+    line: l.line,
+    number: l.number,
+    quantity: l.quantity,
+    amount: l.amount,
+    part: null,
+    unitPriceCents: null,
+    lineTotalCents: null,
+    problem: l.problem,
+    replacement: null,
+    replacementProblem: null,
+    candidates: [],
+    suggestions: [],
+    mergedInto: null,
+    mergedLines: [],
+    note: null,
+  };
+}
+
 export interface QuickOrderCheckView {
   lines: QuickOrderLineOutcome[];
   /** What the lines without a problem cost, in cents. */
@@ -226,23 +253,7 @@ export async function checkQuickOrderLines(
   const partById = new Map(rows.map((p) => [p.id, p]));
   const currentOf = (id: string) => partById.get(current.get(id) ?? id);
 
-  const outcomes: QuickOrderLineOutcome[] = read.map((l) => ({
-    line: l.line,
-    number: l.number,
-    quantity: l.quantity,
-    amount: l.amount,
-    part: null,
-    unitPriceCents: null,
-    lineTotalCents: null,
-    problem: l.problem,
-    replacement: null,
-    replacementProblem: null,
-    candidates: [],
-    suggestions: [],
-    mergedInto: null,
-    mergedLines: [],
-    note: null,
-  }));
+  const outcomes: QuickOrderLineOutcome[] = read.map(unlookedOutcome);
 
   /** The first line of each current part, to merge later lines of it into. */
   const firstOfPart = new Map<string, QuickOrderLineOutcome>();

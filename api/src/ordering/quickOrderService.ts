@@ -11,6 +11,7 @@ import {
   type QuickOrderCheckView,
   type QuickOrderLineInput,
   type QuickOrderLineOutcome,
+  unlookedOutcome,
 } from './quickOrderCheck';
 
 /**
@@ -29,23 +30,14 @@ export interface CartFromLinesView {
 }
 
 /** A line to check that is already known to have nothing behind it (a past order's part deleted since). */
-const goneOutcome = (line: number, number: string, amount: number): QuickOrderLineOutcome => ({
-  line,
-  number,
-  quantity: String(amount),
-  amount,
-  part: null,
-  unitPriceCents: null,
-  lineTotalCents: null,
-  problem: { kind: 'part_gone', message: partNoLongerSoldMessage },
-  replacement: null,
-  replacementProblem: null,
-  candidates: [],
-  suggestions: [],
-  mergedInto: null,
-  mergedLines: [],
-  note: null,
-});
+const goneOutcome = (line: number, number: string, amount: number): QuickOrderLineOutcome =>
+  unlookedOutcome({
+    line,
+    number,
+    quantity: String(amount),
+    amount,
+    problem: { kind: 'part_gone', message: partNoLongerSoldMessage },
+  });
 
 /** A check's view with the outcomes of lines that could not be looked up put back at their places. */
 function withGone(view: QuickOrderCheckView, gone: QuickOrderLineOutcome[]): QuickOrderCheckView {
