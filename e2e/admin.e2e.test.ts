@@ -215,6 +215,24 @@ describe('admin pages in a browser', () => {
     await page.goto('/dashboard/users');
     await page.waitForURL((url) => url.pathname === '/login');
     expect(await page.getByText('All Users').count()).toBe(0);
+
+    // Every admin page: told once that it is for admins, in the guard's one navigation (the login page sent a
+    // signed-in visitor back to the admin page, which sent them to /login: thousands of navigations, issue 32).
+    let navigations = 0;
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations++;
+    });
+    const adminPages = ['/dashboard/overview', '/dashboard/users', '/dashboard/all-orders', '/dashboard/manage-parts'];
+    for (const path of [...adminPages, '/dashboard/add-parts', '/dashboard/messages', '/dashboard/imports']) {
+      navigations = 0;
+      await page.goto(path); // the page, the guard's replacing it with /login, the router's own state (3)
+      await page.getByRole('heading', { name: 'This page is for admins' }).waitFor();
+      await page.waitForTimeout(1000);
+
+      expect([path, new URL(page.url()).pathname, navigations <= 3]).toEqual([path, '/login', true]);
+    }
+    await page.getByRole('link', { name: 'Go to your dashboard' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
     await context.close();
   });
 

@@ -13,12 +13,17 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** Admin guard: spinner while auth or admin status loads; no user or a non-admin goes to /login. */
+/**
+ * Admin guard: spinner while auth or admin status loads; no user or a non-admin goes to /login (spec). A signed-in
+ * non-admin arrives there marked `adminOnly`, so that the login page tells them the page is for admins instead of
+ * sending them back to it (which sent them to /login again: a loop of thousands of navigations, issue 32).
+ */
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const { status } = useAuth();
   const { isAdmin, loading } = useIsAdmin();
   const location = useLocation();
   if (status === 'loading' || loading) return <Spinner centered />;
-  if (status === 'signedOut' || !isAdmin) return <Navigate to="/login" replace state={{ from: location }} />;
+  if (status === 'signedOut') return <Navigate to="/login" replace state={{ from: location }} />;
+  if (!isAdmin) return <Navigate to="/login" replace state={{ from: location, adminOnly: true }} />;
   return <>{children}</>;
 }

@@ -1,5 +1,5 @@
 import { MockedProvider, type MockedResponse } from '@apollo/client/testing';
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { TestRouter } from '../support/TestRouter';
 import { useAuth } from '../../src/lib/auth';
@@ -32,8 +32,13 @@ const me = (isAdmin: boolean) => ({
 
 function LoginPage() {
   const location = useLocation();
-  const from = (location.state as { from?: { pathname: string } } | null)?.from?.pathname;
-  return <p>login page, back to {from}</p>;
+  const state = location.state as { from?: { pathname: string }; adminOnly?: boolean } | null;
+  return (
+    <>
+      <p>login page, back to {state?.from?.pathname}</p>
+      {state?.adminOnly ? <p>marked: admins only</p> : null}
+    </>
+  );
 }
 
 function renderAt(status: string, mocks: MockedResponse[], guard: 'auth' | 'admin') {
@@ -78,6 +83,15 @@ describe('the route guards (spec §2)', () => {
     renderAt('signedIn', [me(false)], 'admin');
     expect(await screen.findByText('login page, back to /dashboard/users')).toBeInTheDocument();
     expect(screen.queryByText('the protected page')).not.toBeInTheDocument();
+  });
+
+  it('RequireAdmin: a customer arrives at /login marked as refused for not being an admin; a visitor does not', async () => {
+    renderAt('signedIn', [me(false)], 'admin');
+    expect(await screen.findByText('marked: admins only')).toBeInTheDocument();
+    cleanup();
+    renderAt('signedOut', [], 'admin');
+    expect(screen.getByText('login page, back to /dashboard/users')).toBeInTheDocument();
+    expect(screen.queryByText('marked: admins only')).not.toBeInTheDocument();
   });
 
   it('RequireAdmin: a visitor goes to /login carrying where they were', () => {

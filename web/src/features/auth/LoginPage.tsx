@@ -8,7 +8,7 @@ import { authErrorMessage } from '../../lib/authErrors';
 import { prepareSignIn, useAuth } from '../../lib/auth';
 import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { GoogleSignIn } from './GoogleSignIn';
-import { returnTo } from './returnTo';
+import { adminOnly, returnTo } from './returnTo';
 import { BusyButton } from '../../components/BusyButton';
 
 /** The demo customer of the embedded default (ARCHITECTURE.md); the form starts with it in demo mode only. */
@@ -22,6 +22,7 @@ export default function LoginPage() {
   const [error, setError] = useState('');
   const done = () => void navigate(returnTo(location.state), { replace: true });
   // Someone already signed in has nothing to do here: on to where they were going.
+  if (status === 'signedIn' && adminOnly(location.state)) return <AdminOnly />;
   if (status === 'signedIn') return <Navigate to={returnTo(location.state)} replace />;
   // The form waits for the client settings (as the payment page does): in demo mode it starts with the demo
   // customer, and made anew when they arrived late it replaced what a fast typist had entered and could swallow
@@ -85,6 +86,19 @@ export default function LoginPage() {
           {ready && <GoogleSignIn onDone={done} onError={setError} />}
         </div>
       </div>
+    </section>
+  );
+}
+
+/** A signed-in visitor whom the admin guard sent here: told once, with the way to their own pages. */
+function AdminOnly() {
+  return (
+    <section className="mx-auto flex max-w-md flex-col gap-4 px-4 py-12">
+      <h1 className="text-2xl font-bold">This page is for admins</h1>
+      <p>Your account is not an admin's, so that page stays closed to it.</p>
+      <Link to="/dashboard" className="btn btn-primary self-start">
+        Go to your dashboard
+      </Link>
     </section>
   );
 }

@@ -6,3 +6,8 @@ export function returnTo(state: unknown): string {
   if (!from?.pathname || from.pathname === '/login' || from.pathname === '/signup') return '/';
   return `${from.pathname}${from.search ?? ''}${from.hash ?? ''}`;
 }
+
+/** Whether the admin guard sent a signed-in non-admin here (their origin is a page they may not open). */
+export function adminOnly(state: unknown): boolean {
+  return (state as { adminOnly?: unknown } | null)?.adminOnly === true;
+}
