@@ -323,7 +323,12 @@ describe('the production image, built by Docker from a clean clone of HEAD', () 
       const home = await fetch(`${base}/`);
       expect(home.status).toBe(200);
       expect(await home.text()).toContain('Ride like a pro');
-      const shell = await (await fetch(`${base}/parts`)).text();
+      // The catalog is pre-rendered by the build (web/scripts/prerender.mjs): its HTML already holds the page.
+      const catalog = await (await fetch(`${base}/parts`)).text();
+      expect(catalog).toContain('<title>All parts — PartsYard</title>');
+      expect(catalog).not.toContain('<div id="root"></div>');
+      // A page that is not pre-rendered gets the empty shell, which the app fills in.
+      const shell = await (await fetch(`${base}/cart`)).text();
       expect(shell).toContain('<div id="root"></div>');
       const playground = await fetch(`${base}/graphql`, { headers: { accept: 'text/html' } });
       expect(await playground.text()).toContain('<div id="playground">');
