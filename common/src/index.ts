@@ -7,3 +7,4 @@ export * from './partNumbers';
 export * from './inventory';
 export * from './catalogSearch';
 export * from './quickOrder';
+export * from './orderAmount';

@@ -1,17 +1,7 @@
 import * as yup from 'yup';
 import { dollarsToCents } from './format';
 import { maxChargeCents, maxQuantity, messages } from './messages';
-
-/**
- * The message when `amount` units of a part sold in packs of `packSize` is not a whole number of packs, else
- * null (issue 14; the rest of the pricing rule is in pricing.ts, which imports this file, never the reverse).
- */
-export function packProblem(part: { packSize?: number | null }, amount: number): string | null {
-  const packSize = part.packSize ?? 1;
-  if (packSize <= 1 || !Number.isInteger(amount) || amount % packSize === 0) return null;
-  const below = Math.floor(amount / packSize) * packSize;
-  return messages.notPackMultiple(packSize, below, below + packSize);
-}
+import { maxUnitsPerCharge, orderAmountProblem, type StockLimits } from './orderAmount';
 
 /** Limits shared by the forms and the API. */
 export const limits = {
@@ -24,10 +14,6 @@ export const limits = {
   maxChargeCents,
   maxQuantity,
 } as const;
-
-/** The most units of a part at `priceCents` that one order (one card payment) can hold. */
-export const maxUnitsPerCharge = (priceCents: number): number =>
-  priceCents > 0 ? Math.floor(limits.maxChargeCents / priceCents) : limits.maxQuantity;
 
 /** Bangladeshi mobile number: optional +88 or 0088, then 01, a digit 3-9, then 8 digits. */
 export const bangladeshiPhone = /^(?:\+88|0088)?01[3-9]\d{8}$/;
@@ -96,36 +82,16 @@ export const phoneRule = () =>
     .min(limits.phoneMin, messages.phoneTooShort)
     .matches(bangladeshiPhone, messages.phoneNotBangladeshi);
 
-/**
- * The part's figures the order amount is checked against: its stock, and its unit price in cents (an order's
- * total must fit one card payment; without a price only the stock is checked).
- */
-export interface StockLimits {
-  minOrder: number;
-  available: number;
-  priceCents?: number;
-  /** Sold in packs of this many (1 or missing: any whole number). */
-  packSize?: number | null;
-}
-
-export const orderAmountRule = ({ minOrder, available, priceCents, packSize }: StockLimits) => {
-  const rule = yup
+/** The amount of a part's order: read as a number, then the rule of orderAmount.ts. */
+export const orderAmountRule = (stock: StockLimits) =>
+  yup
     .number()
     .typeError(messages.orderAmountRequired)
     .required(messages.orderAmountRequired)
-    .integer(messages.wholeNumber)
-    .min(minOrder, messages.orderAmountBelowMin(minOrder))
-    .max(available, messages.orderAmountAboveAvailable(available))
-    // A second .max would replace the first (yup keeps one test per name).
-    .test('quantity-bound', messages.tooLarge(limits.maxQuantity), (n) => n == null || n <= limits.maxQuantity)
-    .test('whole-packs', function wholePacks(n) {
-      const problem = n == null ? null : packProblem({ packSize }, n);
+    .test('order-amount', function orderAmount(n) {
+      const problem = n == null ? null : orderAmountProblem(stock, n);
       return problem === null || this.createError({ message: problem });
     });
-  if (priceCents === undefined || priceCents <= 0) return rule;
-  const maxItems = maxUnitsPerCharge(priceCents);
-  return rule.test('total-fits-one-charge', messages.orderTotalTooLarge(maxItems), (n) => n == null || n <= maxItems);
-};
 
 /** An amount alone (a cart line, a checkout's line): the same rules as the purchase form's amount. */
 export const orderAmountSchema = (stock: StockLimits) => yup.object({ orderAmount: orderAmountRule(stock) });

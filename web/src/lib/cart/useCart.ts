@@ -1,4 +1,4 @@
-import { check, dollarsToCents, maxChargeCents, messages, orderAmountSchema } from '@partsyard/common';
+import { dollarsToCents, maxChargeCents, messages, sentAmountProblem } from '@partsyard/common';
 import { unitPriceOf } from './priced';
 import { useSyncExternalStore } from 'react';
 import {
@@ -14,16 +14,15 @@ import { visitorCart } from './visitorCart';
 
 /** Why `amount` units of `part` cannot be ordered (the purchase rules' message), else null. */
 export function amountProblem(part: PartFieldsFragment, amount: unknown): string | null {
-  const result = check(
-    orderAmountSchema({
+  return sentAmountProblem(
+    {
       minOrder: part.minOrder,
       available: part.available,
       priceCents: dollarsToCents(part.price),
       packSize: part.packSize,
-    }),
-    { orderAmount: amount },
+    },
+    amount,
   );
-  return result.ok ? null : (result.errors.orderAmount ?? null);
 }
 
 /** The smallest amount of a part one may order: its minimum, in whole packs. */
