@@ -11,6 +11,7 @@ export default defineConfig({
     './src/imports/importSchema.ts',
     './src/garage/garageSchema.ts',
     './src/ordering/savedListsSchema.ts',
+    './src/companies/companiesSchema.ts',
   ],
   out: './drizzle',
 });

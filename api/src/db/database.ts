@@ -15,11 +15,12 @@ import * as importSchema from '../imports/importSchema';
 import * as inventorySchema from '../inventory/inventorySchema';
 import * as garageSchema from '../garage/garageSchema';
 import * as savedListsSchema from '../ordering/savedListsSchema';
+import * as companiesSchema from '../companies/companiesSchema';
 import { wordSimilarityThreshold } from '../catalog/searchSettings';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
 
-/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports, garage, ordering). */
+/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports, garage, ordering, companies). */
 export const allTables = {
   ...coreSchema,
   ...catalogSchema,
@@ -28,6 +29,7 @@ export const allTables = {
   ...importSchema,
   ...garageSchema,
   ...savedListsSchema,
+  ...companiesSchema,
 };
 const schema = allTables;
 

@@ -295,3 +295,34 @@ export function contactConfirmationEmail(message: { id: string; email: string; c
     }),
   };
 }
+
+/**
+ * An invitation to join a company (issue 35). It names the company and who invited (both signed-in company
+ * admins' own words, at most 200 characters each, on one line), and says that only an account signed in with
+ * this address, verified, can take it; nothing else a sender wrote.
+ */
+export function companyInvitationEmail(invitation: {
+  id: string;
+  email: string;
+  companyName: string;
+  role: 'company_admin' | 'buyer';
+  invitedByName: string;
+  expiresAt: Date;
+}): OutboxMessage {
+  const as = invitation.role === 'company_admin' ? 'a company admin' : 'a buyer';
+  return {
+    kind: 'company_invitation',
+    to: invitation.email,
+    subject: `You are invited to buy for ${oneLine(invitation.companyName)} on PartsYard`,
+    dedupeKey: `company_invitation:${invitation.id}`,
+    ...render('An invitation to buy for a company', {
+      paragraphs: [
+        'Hello,',
+        `${oneLine(invitation.invitedByName) || 'A company admin'} invites you to join ${oneLine(invitation.companyName)} on PartsYard as ${as}.`,
+        'To accept, sign in to PartsYard with this email address (verified) and open My Company in your dashboard. The invitation is for this address only.',
+        `It can be accepted until ${utcTime(invitation.expiresAt)}. If you did not expect it, you need not do anything.`,
+      ],
+      facts: [['Reference', shortId(invitation.id)]],
+    }),
+  };
+}

@@ -10,6 +10,7 @@ import { createInventoryService } from '../inventory/inventoryService';
 import { createGarageService } from '../garage/garageService';
 import { createQuickOrderService } from '../ordering/quickOrderService';
 import { createSavedListsService } from '../ordering/savedListsService';
+import { createCompaniesService } from '../companies/companiesService';
 import { actorReader } from './actor';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
@@ -51,6 +52,7 @@ export function createServices(deps: ServiceDeps) {
     cart,
     quickOrder,
     savedLists: createSavedListsService({ db: deps.db, quickOrder }),
+    companies: createCompaniesService({ db: deps.db }),
     users: createUsersService({ ...deps, rateLimits, readActor }),
     payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders, rateLimits }),
     reviews: createReviewsService({ db: deps.db, parts }),

@@ -7,9 +7,11 @@ import type { Actor } from './actor';
  * - `signedIn`: any signed-in caller, about themselves (their profile, their orders);
  * - `owner`: the signed-in owner of the target, and nobody else (admins do not pay or review for customers);
  * - `ownerOrAdmin`: the owner of the target, or an admin;
- * - `admin`: admins only.
+ * - `admin`: admins only;
+ * - `companyAdmin`: a company admin of the target company, or a shop admin (who manages every company);
+ * - `companyMember`: any member of the target company (company admin or buyer), or a shop admin.
  */
-export type Right = 'anyone' | 'signedIn' | 'owner' | 'ownerOrAdmin' | 'admin';
+export type Right = 'anyone' | 'signedIn' | 'owner' | 'ownerOrAdmin' | 'admin' | 'companyAdmin' | 'companyMember';
 
 /**
  * The rights of every service operation, in one table: the services check them (`authorize`,
@@ -107,6 +109,23 @@ export const rights = {
   'lists.addFromQuickOrder': 'owner',
   'lists.addFromOrder': 'owner', // of the list and of the order
   'lists.toCart': 'owner',
+  // Companies (issue 35, api/src/companies): membership is read from the database on every call, so a member
+  // removed is refused at once. A shop admin manages every company but joins none.
+  'companies.myCompany': 'signedIn',
+  'companies.create': 'signedIn', // a customer in no company
+  'companies.company': 'companyMember',
+  'companies.list': 'admin',
+  'companies.update': 'companyAdmin',
+  'companies.addAddress': 'companyAdmin',
+  'companies.removeAddress': 'companyAdmin',
+  'companies.invite': 'companyAdmin',
+  'companies.withdrawInvitation': 'companyAdmin',
+  'companies.setMemberRole': 'companyAdmin',
+  'companies.removeMember': 'companyAdmin',
+  'companies.leave': 'signedIn', // the caller's own membership
+  'companies.myInvitations': 'signedIn', // those to the caller's verified address
+  'companies.acceptInvitation': 'owner', // the account holding the invitation's address, verified
+  'companies.declineInvitation': 'owner',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;
@@ -142,4 +161,23 @@ export function authorizeTarget(
   if (right === 'ownerOrAdmin' && caller.role === 'admin') return;
   if (ownerId !== null && ownerId === caller.userId && right !== 'admin') return;
   throw forbidden(message);
+}
+
+/**
+ * Whether the caller may act on a company by `operation`, given their role in it (null when they are not its
+ * member): its company admins on `companyAdmin` operations, any member on `companyMember` ones, and shop admins
+ * on both. Refused with 403.
+ */
+export function authorizeCompany(
+  operation: SignedInOperation,
+  caller: Actor,
+  roleInCompany: 'company_admin' | 'buyer' | null,
+): void {
+  const right: Right = rights[operation];
+  if (caller.role === 'admin' && (right === 'companyAdmin' || right === 'companyMember' || right === 'admin')) return;
+  if (right === 'companyMember' && roleInCompany !== null) return;
+  if (right === 'companyAdmin' && roleInCompany === 'company_admin') return;
+  throw forbidden(
+    roleInCompany === null ? 'You are not a member of this company' : 'Only the company’s admins may do this',
+  );
 }
