@@ -81,6 +81,13 @@ const config: CodegenConfig = {
             PART_GONE: 'part_gone',
             CART_FULL: 'cart_full',
           },
+          CompanyRole: { COMPANY_ADMIN: 'company_admin', BUYER: 'buyer' },
+          CompanyInvitationStatus: {
+            PENDING: 'pending',
+            ACCEPTED: 'accepted',
+            DECLINED: 'declined',
+            WITHDRAWN: 'withdrawn',
+          },
           SearchMatch: {
             EXACT_NUMBER: 'exactNumber',
             NUMBER_PREFIX: 'numberPrefix',
@@ -90,6 +97,11 @@ const config: CodegenConfig = {
         },
         mappers: {
           Part: '../db/schema#PartRow',
+          Company: '../companies/companiesService#CompanyView',
+          CompanySummary: '../companies/companiesService#CompanySummaryView',
+          CompanyMember: '../companies/companiesService#CompanyMemberView',
+          CompanyInvitation: '../companies/companiesService#InvitationView',
+          CompanyAddress: '../companies/companiesSchema#CompanyAddressRow',
           Brand: '../catalog/catalogSchema#BrandRow',
           Category: '../catalog/catalogSchema#CategoryRow',
           Make: '../catalog/catalogSchema#MakeRow',

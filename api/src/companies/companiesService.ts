@@ -112,9 +112,13 @@ export interface CompanyView {
   invitations: CompanyInvitationRow[];
 }
 
-export interface InvitationView {
-  invitation: CompanyInvitationRow;
-  companyName: string;
+/** An invitation with its company's name. */
+export type InvitationView = CompanyInvitationRow & { companyName: string };
+
+/** A company in the shop admins' list. */
+export interface CompanySummaryView {
+  company: CompanyRow;
+  memberCount: number;
 }
 
 export function createCompaniesService(deps: { db: Db }) {
@@ -357,7 +361,7 @@ export function createCompaniesService(deps: { db: Db }) {
       actor: Actor | null,
       companyId: unknown,
       input: { email: unknown; role: unknown },
-    ): Promise<CompanyInvitationRow> {
+    ): Promise<InvitationView> {
       const checked = check(invitationSchema, { email: input.email });
       if (!checked.ok) throw badInput(checked.errors);
       const email = checked.value.email.toLowerCase();
@@ -423,23 +427,23 @@ export function createCompaniesService(deps: { db: Db }) {
             expiresAt: invitation.expiresAt,
           }),
         );
-        return invitation;
+        return { ...invitation, companyName: company.name };
       });
     },
 
     /** Withdraws an open invitation of the company. */
-    async withdrawInvitation(actor: Actor | null, invitationId: unknown): Promise<CompanyInvitationRow> {
+    async withdrawInvitation(actor: Actor | null, invitationId: unknown): Promise<InvitationView> {
       if (typeof invitationId !== 'string' || !isId(invitationId)) throw notFound('Invitation');
       const [found] = await db.select().from(companyInvitations).where(eq(companyInvitations.id, invitationId));
       if (!found) throw notFound('Invitation');
-      return withCompanyHeld('companies.withdrawInvitation', actor, found.companyId, async (tx) => {
+      return withCompanyHeld('companies.withdrawInvitation', actor, found.companyId, async (tx, { company }) => {
         const [withdrawn] = await tx
           .update(companyInvitations)
           .set({ status: 'withdrawn', answeredAt: sql`now()` })
           .where(and(eq(companyInvitations.id, invitationId), eq(companyInvitations.status, 'pending')))
           .returning();
         if (!withdrawn) throw conflict(companyMessages.invitationClosed);
-        return withdrawn;
+        return { ...withdrawn, companyName: company.name };
       });
     },
 
@@ -463,7 +467,7 @@ export function createCompaniesService(deps: { db: Db }) {
           ),
         )
         .orderBy(asc(companyInvitations.createdAt));
-      return rows;
+      return rows.map(({ invitation, companyName }) => ({ ...invitation, companyName }));
     },
 
     /**
@@ -503,7 +507,7 @@ export function createCompaniesService(deps: { db: Db }) {
     },
 
     /** Declines an invitation to the caller's verified address. */
-    async declineInvitation(actor: Actor | null, invitationId: unknown): Promise<CompanyInvitationRow> {
+    async declineInvitation(actor: Actor | null, invitationId: unknown): Promise<InvitationView> {
       const caller = authorize('companies.declineInvitation', actor);
       if (typeof invitationId !== 'string' || !isId(invitationId)) throw notFound('Invitation');
       return db.transaction(async (tx) => {
@@ -522,7 +526,8 @@ export function createCompaniesService(deps: { db: Db }) {
           .set({ status: 'declined', answeredBy: caller.userId, answeredAt: sql`now()` })
           .where(eq(companyInvitations.id, invitationId))
           .returning();
-        return declined;
+        const [company] = await tx.select().from(companies).where(eq(companies.id, declined.companyId));
+        return { ...declined, companyName: company.name };
       });
     },
 

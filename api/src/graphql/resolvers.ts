@@ -6,6 +6,7 @@ import { catalogMutations, catalogPartFields, catalogQueries, catalogTypes } fro
 import { inventoryMutations, inventoryQueries, inventoryTypes } from './inventoryResolvers';
 import { garageMutations, garageQueries, garageTypes } from './garageResolvers';
 import { orderingMutations, orderingQueries, orderingTypes } from './orderingResolvers';
+import { companyMutations, companyQueries, companyTypes } from './companyResolvers';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -63,6 +64,7 @@ export const resolvers: Resolvers = {
     ...inventoryQueries,
     ...garageQueries,
     ...orderingQueries,
+    ...companyQueries,
   },
 
   Mutation: {
@@ -96,7 +98,7 @@ export const resolvers: Resolvers = {
     ...inventoryMutations,
     ...garageMutations,
     ...orderingMutations,
-    ...orderingMutations,
+    ...companyMutations,
   },
   ImportJob: importJobFields,
 
@@ -108,6 +110,7 @@ export const resolvers: Resolvers = {
   ...inventoryTypes,
   ...garageTypes,
   ...orderingTypes,
+  ...companyTypes,
   PriceTier: {
     price: (tier) => centsToDollars(tier.priceCents),
   },

@@ -114,7 +114,7 @@ describe.each(databaseKinds)('companies (%s)', (kind) => {
     const buyer = await account();
     const invitation = await companies().inviteToCompany(owner.actor, id, { email: buyer.user.email, role: 'buyer' });
     const mine = await companies().myInvitations(buyer.actor);
-    expect(mine.map((i) => [i.invitation.id, i.companyName.startsWith('Moto Works')])).toEqual([[invitation.id, true]]);
+    expect(mine.map((i) => [i.id, i.companyName.startsWith('Moto Works')])).toEqual([[invitation.id, true]]);
     // Accepted twice at once: one joins, the other is told the invitation is closed.
     const results = await Promise.allSettled([
       companies().acceptInvitation(buyer.actor, invitation.id),

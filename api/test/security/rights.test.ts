@@ -69,6 +69,16 @@ interface Targets {
   sku(): Promise<string>;
   /** A saved list of the customer's holding one part with plenty of stock: the list's id and the part's. */
   savedList(): Promise<{ id: string; partId: string }>;
+  /** The company the customer is a company admin of (with a second company admin, the steward). */
+  company(): Promise<string>;
+  /** A delivery address of the customer's company. */
+  companyAddress(): Promise<{ companyId: string; addressId: string }>;
+  /** An open invitation of the customer's company, to a stranger's address. */
+  companyInvitation(): Promise<string>;
+  /** A buyer of the customer's company. */
+  companyBuyer(): Promise<{ companyId: string; userId: string }>;
+  /** An open invitation from another company to the customer's address (a fresh one: the customer in none). */
+  invitationToCustomer(): Promise<string>;
 }
 
 interface World {
@@ -87,6 +97,72 @@ const contact = { firstName: 'Ana', lastName: 'Rider', email: 'ana@example.test'
 
 /** How to call each row of the matrix against its target. */
 const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
+  'Query.myCompany': async () => gql('{ myCompany { id name myRole members { email } } }'),
+  'Query.company': async (t) =>
+    gql('query($id: ID!) { company(id: $id) { id name taxId members { email } invitations { email } } }', {
+      id: await t.company(),
+    }),
+  'Query.companies': async () => gql('{ companies { total items { id name memberCount } } }'),
+  'Query.myCompanyInvitations': async () => gql('{ myCompanyInvitations { id companyName role } }'),
+  'Mutation.createCompany': async () =>
+    gql('mutation($input: CompanyInput!) { createCompany(input: $input) { id } }', {
+      input: { name: `Company ${tag()}`, taxId: 'BIN-1' },
+    }),
+  'Mutation.updateCompany': async (t) =>
+    gql('mutation($id: ID!, $input: CompanyUpdate!) { updateCompany(id: $id, input: $input) { id } }', {
+      id: await t.company(),
+      input: { name: `Renamed ${tag()}` },
+    }),
+  'Mutation.addCompanyAddress': async (t) =>
+    gql('mutation($id: ID!, $input: CompanyAddressInput!) { addCompanyAddress(id: $id, input: $input) { id } }', {
+      id: await t.company(),
+      input: { label: `Depot ${tag()}`, address: '1 Depot Road' },
+    }),
+  'Mutation.removeCompanyAddress': async (t) => {
+    const { companyId, addressId } = await t.companyAddress();
+    return gql('mutation($id: ID!, $a: ID!) { removeCompanyAddress(id: $id, addressId: $a) { id } }', {
+      id: companyId,
+      a: addressId,
+    });
+  },
+  'Mutation.inviteToCompany': async (t) =>
+    gql('mutation($id: ID!, $email: String!) { inviteToCompany(id: $id, email: $email, role: BUYER) { id } }', {
+      id: await t.company(),
+      email: `invited-${tag()}@example.com`,
+    }),
+  'Mutation.withdrawCompanyInvitation': async (t) =>
+    gql('mutation($id: ID!) { withdrawCompanyInvitation(id: $id) { id status } }', {
+      id: await t.companyInvitation(),
+    }),
+  'Mutation.acceptCompanyInvitation': async (t) =>
+    gql('mutation($id: ID!) { acceptCompanyInvitation(id: $id) { id myRole } }', {
+      id: await t.invitationToCustomer(),
+    }),
+  'Mutation.declineCompanyInvitation': async (t) =>
+    gql('mutation($id: ID!) { declineCompanyInvitation(id: $id) { id status } }', {
+      id: await t.invitationToCustomer(),
+    }),
+  'Mutation.setCompanyMemberRole': async (t) => {
+    const { companyId, userId } = await t.companyBuyer();
+    return gql(
+      'mutation($id: ID!, $u: ID!) { setCompanyMemberRole(id: $id, userId: $u, role: COMPANY_ADMIN) { id } }',
+      {
+        id: companyId,
+        u: userId,
+      },
+    );
+  },
+  'Mutation.removeCompanyMember': async (t) => {
+    const { companyId, userId } = await t.companyBuyer();
+    return gql('mutation($id: ID!, $u: ID!) { removeCompanyMember(id: $id, userId: $u) { id } }', {
+      id: companyId,
+      u: userId,
+    });
+  },
+  'Mutation.leaveCompany': async (t) => {
+    await t.company();
+    return gql('mutation { leaveCompany }');
+  },
   'Query.parts': async () => gql('{ parts { total items { id } } }'),
   'Query.part': async (t) => gql('query($id: ID!) { part(id: $id) { id name } }', { id: await t.part() }),
   'Query.popularParts': async () => gql('{ popularParts { id } }'),
@@ -609,7 +685,8 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
     h = await startHarness(kind, { rateLimits: noRateLimits as unknown as RateLimits });
     const { app } = h;
     const [admin, other, deleted] = await Promise.all([h.signUp({ admin: true }), h.signUp(), h.signUp()]);
-    customer = await h.signUp();
+    // Verified: invitations to a company are taken only by an account whose address Firebase has verified.
+    customer = await h.signUp({ verified: true });
     dataOf(await app.gql('mutation($id: ID!) { deleteUser(id: $id) }', { id: deleted.userId }, admin.token));
     dataOf(
       await app.gql(
@@ -649,7 +726,68 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
     const [model] = await db.insert(models).values({ makeId: make.id, name: 'CRF450R', slug: 'crf450r' }).returning();
     const newVehicle = async () =>
       (await db.insert(vehicles).values({ modelId: model.id, year: 2019, variant: tag() }).returning())[0].id;
+    // Companies: the customer is a company admin of one company beside a steward (a second company admin, who
+    // brings the customer back in after a row took them out); invitations to the customer come from companies of
+    // their own, one each.
+    const companies = app.server.services.companies;
+    const actorOf = async (user: TestUser) => {
+      const actor = await app.server.services.users.actorFor(user.userId, user.firebaseUid);
+      if (!actor) throw new Error(`no actor for ${user.email}`);
+      return actor;
+    };
+    const customerActor = await actorOf(customer);
+    const steward = await actorOf(await h.signUp({ verified: true }));
+    const companyId = (await companies.createCompany(steward, { name: `Company ${tag()}`, taxId: 'BIN-1' })).company.id;
+    const leaveAnyCompany = async () => {
+      const mine = await companies.myCompany(customerActor);
+      if (mine?.company.id === companyId) await companies.removeMember(steward, companyId, customer.userId);
+      else if (mine) await companies.leaveCompany(customerActor);
+    };
+    const customersCompany = async () => {
+      const mine = await companies.myCompany(customerActor);
+      if (mine?.company.id === companyId && mine.myRole === 'company_admin') return companyId;
+      await leaveAnyCompany();
+      const invitation = await companies.inviteToCompany(steward, companyId, {
+        email: customer.email,
+        role: 'company_admin',
+      });
+      await companies.acceptInvitation(customerActor, invitation.id);
+      return companyId;
+    };
+    const invitationToCustomer = async () => {
+      const owner = await actorOf(await h.signUp({ verified: true }));
+      const other = await companies.createCompany(owner, { name: `Inviting ${tag()}`, taxId: 'BIN-2' });
+      return (await companies.inviteToCompany(owner, other.company.id, { email: customer.email, role: 'buyer' })).id;
+    };
+    const companyMakers = {
+      company: customersCompany,
+      async companyAddress() {
+        const id = await customersCompany();
+        const view = await companies.addCompanyAddress(customerActor, id, {
+          label: `Yard ${tag()}`,
+          address: 'Yard 1',
+        });
+        return { companyId: id, addressId: view.addresses[view.addresses.length - 1].id };
+      },
+      async companyInvitation() {
+        const id = await customersCompany();
+        return (await companies.inviteToCompany(customerActor, id, { email: `x-${tag()}@example.com`, role: 'buyer' }))
+          .id;
+      },
+      async companyBuyer() {
+        const id = await customersCompany();
+        const buyer = await h.signUp({ verified: true });
+        const invitation = await companies.inviteToCompany(customerActor, id, { email: buyer.email, role: 'buyer' });
+        await companies.acceptInvitation(await actorOf(buyer), invitation.id);
+        return { companyId: id, userId: buyer.userId };
+      },
+      async invitationToCustomer() {
+        await leaveAnyCompany();
+        return invitationToCustomer();
+      },
+    };
     const makers: Targets = {
+      ...companyMakers,
       part: newPart,
       unpaidOrder: () => newOrder(),
       pendingIntent: newIntent,
@@ -789,6 +927,12 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
       garageBike: once('garageBike', makers.garageBike),
       sku: once('sku', makers.sku),
       savedList: once('savedList', makers.savedList),
+      company: once('company', makers.company),
+      companyAddress: once('companyAddress', makers.companyAddress),
+      companyInvitation: once('companyInvitation', makers.companyInvitation),
+      companyBuyer: once('companyBuyer', makers.companyBuyer),
+      // Shared: the customer stays in their company (their own cell is an allowed write, sent on a fresh one).
+      invitationToCustomer: once('invitationToCustomer', invitationToCustomer),
     };
     fresh = makers;
   });

@@ -138,6 +138,21 @@ const graphql = `
 | Mutation.addQuickOrderToSavedList | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, from quick-order lines       |
 | Mutation.addOrderToSavedList | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, from their past order        |
 | Mutation.savedListToCart     | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, into their cart              |
+| Query.myCompany              | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own company (none for others)              |
+| Query.company                | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company                                  |
+| Query.companies              | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every company                                           |
+| Query.myCompanyInvitations   | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | invitations to the caller's verified address            |
+| Mutation.createCompany       | 401       | 409      | ok    | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new company of the caller                             |
+| Mutation.updateCompany       | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company (renamed)                        |
+| Mutation.addCompanyAddress   | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company, a new address                   |
+| Mutation.removeCompanyAddress | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an address of the customer's company                    |
+| Mutation.inviteToCompany     | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company, a new invitation                |
+| Mutation.withdrawCompanyInvitation | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an open invitation of the customer's company            |
+| Mutation.acceptCompanyInvitation | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invitation to the customer's address                 |
+| Mutation.declineCompanyInvitation | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invitation to the customer's address                 |
+| Mutation.setCompanyMemberRole | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
+| Mutation.removeCompanyMember | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
+| Mutation.leaveCompany        | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own company membership                     |
 `;
 
 const rest = `
@@ -337,6 +352,21 @@ export const servedBy: Record<string, Operation> = {
   'Mutation.addQuickOrderToSavedList': 'lists.addFromQuickOrder',
   'Mutation.addOrderToSavedList': 'lists.addFromOrder',
   'Mutation.savedListToCart': 'lists.toCart',
+  'Query.myCompany': 'companies.myCompany',
+  'Query.company': 'companies.company',
+  'Query.companies': 'companies.list',
+  'Query.myCompanyInvitations': 'companies.myInvitations',
+  'Mutation.createCompany': 'companies.create',
+  'Mutation.updateCompany': 'companies.update',
+  'Mutation.addCompanyAddress': 'companies.addAddress',
+  'Mutation.removeCompanyAddress': 'companies.removeAddress',
+  'Mutation.inviteToCompany': 'companies.invite',
+  'Mutation.withdrawCompanyInvitation': 'companies.withdrawInvitation',
+  'Mutation.acceptCompanyInvitation': 'companies.acceptInvitation',
+  'Mutation.declineCompanyInvitation': 'companies.declineInvitation',
+  'Mutation.setCompanyMemberRole': 'companies.setMemberRole',
+  'Mutation.removeCompanyMember': 'companies.removeMember',
+  'Mutation.leaveCompany': 'companies.leave',
   'POST /api/quick-order/check': 'quickOrder.check',
   'POST /api/quick-order/problems.csv': 'quickOrder.check',
   'POST /api/quick-order/cart': 'quickOrder.addToCart',
@@ -359,6 +389,16 @@ export const servedBy: Record<string, Operation> = {
  * leave as they are.
  */
 export const notByRight: Record<string, Partial<Record<CallerKey, Expected>> & { why: string }> = {
+  'Mutation.createCompany': {
+    why: 'the customer is the company admin of the company rows are about, and an account is in one company at most; a shop admin joins none',
+    customer: 409,
+    admin: 403,
+  },
+  'Mutation.leaveCompany': {
+    why: 'another caller is in no company',
+    other: 404,
+    admin: 404,
+  },
   'PUT /api/user/{email}': {
     why: "with a Firebase ID token as bearer, the row is the original backend's sign-in (users.signIn)",
     idToken: 'ok',
