@@ -23,6 +23,7 @@ import {
 } from './documents';
 import { addGarageRoutes } from './garageRoutes';
 import { addOrderingRoutes } from './orderingRoutes';
+import { addCompanyRoutes } from './companyRoutes';
 
 type Handler = (req: Request, caller: PendingCaller) => Promise<unknown>;
 
@@ -433,6 +434,7 @@ export function createRestRouter(
   addImportRoutes(router, { services, route, actorOf });
   addGarageRoutes(router, route, services, actorOf);
   addOrderingRoutes(router, route, services, actorOf);
+  addCompanyRoutes(router, route, services, actorOf);
 
   router.use((req: Request, res: Response) => {
     res.status(404).json({ message: `No route ${req.method} /api${req.path}` });

@@ -79,6 +79,8 @@ interface Targets {
   companyBuyer(): Promise<{ companyId: string; userId: string }>;
   /** An open invitation from another company to the customer's address (a fresh one: the customer in none). */
   invitationToCustomer(): Promise<string>;
+  /** The other customer in no company (a fresh one: out of the company an earlier row had them create). */
+  otherInNoCompany(): Promise<void>;
 }
 
 interface World {
@@ -97,6 +99,45 @@ const contact = { firstName: 'Ana', lastName: 'Rider', email: 'ana@example.test'
 
 /** How to call each row of the matrix against its target. */
 const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
+  'GET /api/company': async () => rest('GET', '/company'),
+  'DELETE /api/company': async (t) => {
+    await t.company();
+    return rest('DELETE', '/company');
+  },
+  'GET /api/companies': async () => rest('GET', '/companies'),
+  'POST /api/companies': async (t) => {
+    await t.otherInNoCompany();
+    return rest('POST', '/companies', { name: `Company ${tag()}`, taxId: 'BIN-1' });
+  },
+  'GET /api/companies/{id}': async (t) => rest('GET', `/companies/${await t.company()}`),
+  'PATCH /api/companies/{id}': async (t) =>
+    rest('PATCH', `/companies/${await t.company()}`, { name: `Renamed ${tag()}` }),
+  'POST /api/companies/{id}/addresses': async (t) =>
+    rest('POST', `/companies/${await t.company()}/addresses`, { label: `Depot ${tag()}`, address: '1 Depot Road' }),
+  'DELETE /api/companies/{id}/addresses/{addressId}': async (t) => {
+    const { companyId, addressId } = await t.companyAddress();
+    return rest('DELETE', `/companies/${companyId}/addresses/${addressId}`);
+  },
+  'POST /api/companies/{id}/invitations': async (t) =>
+    rest('POST', `/companies/${await t.company()}/invitations`, {
+      email: `invited-${tag()}@example.com`,
+      role: 'buyer',
+    }),
+  'PUT /api/companies/{id}/members/{userId}': async (t) => {
+    const { companyId, userId } = await t.companyBuyer();
+    return rest('PUT', `/companies/${companyId}/members/${userId}`, { role: 'company_admin' });
+  },
+  'DELETE /api/companies/{id}/members/{userId}': async (t) => {
+    const { companyId, userId } = await t.companyBuyer();
+    return rest('DELETE', `/companies/${companyId}/members/${userId}`);
+  },
+  'GET /api/company-invitations': async () => rest('GET', '/company-invitations'),
+  'DELETE /api/company-invitations/{id}': async (t) =>
+    rest('DELETE', `/company-invitations/${await t.companyInvitation()}`),
+  'POST /api/company-invitations/{id}/accept': async (t) =>
+    rest('POST', `/company-invitations/${await t.invitationToCustomer()}/accept`),
+  'POST /api/company-invitations/{id}/decline': async (t) =>
+    rest('POST', `/company-invitations/${await t.invitationToCustomer()}/decline`),
   'Query.myCompany': async () => gql('{ myCompany { id name myRole members { email } } }'),
   'Query.company': async (t) =>
     gql('query($id: ID!) { company(id: $id) { id name taxId members { email } invitations { email } } }', {
@@ -104,10 +145,12 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
     }),
   'Query.companies': async () => gql('{ companies { total items { id name memberCount } } }'),
   'Query.myCompanyInvitations': async () => gql('{ myCompanyInvitations { id companyName role } }'),
-  'Mutation.createCompany': async () =>
-    gql('mutation($input: CompanyInput!) { createCompany(input: $input) { id } }', {
+  'Mutation.createCompany': async (t) => {
+    await t.otherInNoCompany();
+    return gql('mutation($input: CompanyInput!) { createCompany(input: $input) { id } }', {
       input: { name: `Company ${tag()}`, taxId: 'BIN-1' },
-    }),
+    });
+  },
   'Mutation.updateCompany': async (t) =>
     gql('mutation($id: ID!, $input: CompanyUpdate!) { updateCompany(id: $id, input: $input) { id } }', {
       id: await t.company(),
@@ -785,6 +828,19 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
         await leaveAnyCompany();
         return invitationToCustomer();
       },
+      async otherInNoCompany() {
+        const otherActor = await actorOf(other);
+        const theirs = await companies.myCompany(otherActor);
+        if (!theirs) return;
+        // The company's only admin cannot leave it: another account takes the role first.
+        const successor = await h.signUp({ verified: true });
+        const invitation = await companies.inviteToCompany(otherActor, theirs.company.id, {
+          email: successor.email,
+          role: 'company_admin',
+        });
+        await companies.acceptInvitation(await actorOf(successor), invitation.id);
+        await companies.leaveCompany(otherActor);
+      },
     };
     const makers: Targets = {
       ...companyMakers,
@@ -933,6 +989,7 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
       companyBuyer: once('companyBuyer', makers.companyBuyer),
       // Shared: the customer stays in their company (their own cell is an allowed write, sent on a fresh one).
       invitationToCustomer: once('invitationToCustomer', invitationToCustomer),
+      otherInNoCompany: once('otherInNoCompany', async () => undefined),
     };
     fresh = makers;
   });

@@ -217,6 +217,21 @@ const rest = `
 | POST /api/lists/{id}/from-quick-order | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, from quick-order lines       |
 | POST /api/lists/{id}/from-order  | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, from their past order        |
 | POST /api/lists/{id}/cart        | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's saved list, into their cart              |
+| GET /api/company                 | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own company (none for others)              |
+| DELETE /api/company              | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own company membership                     |
+| GET /api/companies               | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every company                                           |
+| POST /api/companies              | 401       | 409      | ok    | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a new company of the caller                             |
+| GET /api/companies/{id}          | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company                                  |
+| PATCH /api/companies/{id}        | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company (renamed)                        |
+| POST /api/companies/{id}/addresses | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company, a new address                   |
+| DELETE /api/companies/{id}/addresses/{addressId} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an address of the customer's company                    |
+| POST /api/companies/{id}/invitations | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company, a new invitation                |
+| PUT /api/companies/{id}/members/{userId} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
+| DELETE /api/companies/{id}/members/{userId} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
+| GET /api/company-invitations     | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | invitations to the caller's verified address            |
+| DELETE /api/company-invitations/{id} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an open invitation of the customer's company            |
+| POST /api/company-invitations/{id}/accept | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invitation to the customer's address                 |
+| POST /api/company-invitations/{id}/decline | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invitation to the customer's address                 |
 `;
 
 /**
@@ -382,6 +397,21 @@ export const servedBy: Record<string, Operation> = {
   'POST /api/lists/{id}/from-quick-order': 'lists.addFromQuickOrder',
   'POST /api/lists/{id}/from-order': 'lists.addFromOrder',
   'POST /api/lists/{id}/cart': 'lists.toCart',
+  'GET /api/company': 'companies.myCompany',
+  'DELETE /api/company': 'companies.leave',
+  'GET /api/companies': 'companies.list',
+  'POST /api/companies': 'companies.create',
+  'GET /api/companies/{id}': 'companies.company',
+  'PATCH /api/companies/{id}': 'companies.update',
+  'POST /api/companies/{id}/addresses': 'companies.addAddress',
+  'DELETE /api/companies/{id}/addresses/{addressId}': 'companies.removeAddress',
+  'POST /api/companies/{id}/invitations': 'companies.invite',
+  'PUT /api/companies/{id}/members/{userId}': 'companies.setMemberRole',
+  'DELETE /api/companies/{id}/members/{userId}': 'companies.removeMember',
+  'GET /api/company-invitations': 'companies.myInvitations',
+  'DELETE /api/company-invitations/{id}': 'companies.withdrawInvitation',
+  'POST /api/company-invitations/{id}/accept': 'companies.acceptInvitation',
+  'POST /api/company-invitations/{id}/decline': 'companies.declineInvitation',
 };
 
 /**
@@ -398,6 +428,16 @@ export const notByRight: Record<string, Partial<Record<CallerKey, Expected>> & {
     why: 'another caller is in no company',
     other: 404,
     admin: 404,
+  },
+  'DELETE /api/company': {
+    why: 'another caller is in no company',
+    other: 404,
+    admin: 404,
+  },
+  'POST /api/companies': {
+    why: 'the customer is the company admin of the company rows are about, and an account is in one company at most; a shop admin joins none',
+    customer: 409,
+    admin: 403,
   },
   'PUT /api/user/{email}': {
     why: "with a Firebase ID token as bearer, the row is the original backend's sign-in (users.signIn)",

@@ -1,0 +1,198 @@
+import type { Request, Response, Router } from 'express';
+import type { CompanyView, InvitationView } from '../companies/companiesService';
+import type { PendingCaller } from '../http/caller';
+import type { Services } from '../services';
+import type { Actor } from '../services/actor';
+import type { RouteOf } from './restRouter';
+
+type ActorOf = (pending: PendingCaller) => Promise<Actor | null>;
+
+const bodyOf = (req: Request): Record<string, unknown> =>
+  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+const param = (req: Request, name: string) => String(req.params[name] ?? '');
+
+export const invitationDocument = (i: InvitationView) => ({
+  _id: i.id,
+  companyName: i.companyName,
+  email: i.email,
+  role: i.role,
+  status: i.status,
+  createdAt: i.createdAt.toISOString(),
+  expiresAt: i.expiresAt.toISOString(),
+});
+
+export const companyDocument = (view: CompanyView) => ({
+  _id: view.company.id,
+  name: view.company.name,
+  taxId: view.company.taxId,
+  myRole: view.myRole,
+  addresses: view.addresses.map((a) => ({ _id: a.id, label: a.label, address: a.address })),
+  members: view.members.map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() })),
+  invitations: view.invitations.map((i) => invitationDocument({ ...i, companyName: view.company.name })),
+  createdAt: view.company.createdAt.toISOString(),
+});
+
+/**
+ * Companies under /api (issue 35; docs/api.md), through the same service as GraphQL. Nothing here changes what
+ * visitors read: the public answer cache is left alone, and every answer is `Cache-Control: no-store`, varying by
+ * Authorization.
+ */
+export function addCompanyRoutes(router: Router, route: RouteOf, services: Services, actorOf: ActorOf): void {
+  const privately = { changesPublicAnswers: false };
+  for (const prefix of ['/company', '/companies', '/company-invitations']) {
+    router.use(prefix, (_req: Request, res: Response, next: () => void) => {
+      res.setHeader('Cache-Control', 'no-store');
+      res.vary('Authorization');
+      next();
+    });
+  }
+  const companies = services.companies;
+  const view = async (answer: Promise<CompanyView>) => companyDocument(await answer);
+
+  router.get(
+    '/company',
+    route('companies.myCompany', async (_req, caller) => {
+      const mine = await companies.myCompany(await actorOf(caller));
+      return { company: mine && companyDocument(mine) };
+    }),
+  );
+  router.delete(
+    '/company',
+    route(
+      'companies.leave',
+      async (_req, caller) => ({ left: await companies.leaveCompany(await actorOf(caller)) }),
+      privately,
+    ),
+  );
+  router.get(
+    '/companies',
+    route('companies.list', async (req, caller) => {
+      const number = (name: string) => (req.query[name] === undefined ? undefined : Number(req.query[name]));
+      const search = typeof req.query.search === 'string' ? req.query.search : undefined;
+      const listed = await companies.listCompanies(await actorOf(caller), {
+        search,
+        offset: number('offset'),
+        limit: number('limit'),
+      });
+      return {
+        total: listed.total,
+        items: listed.items.map((s) => ({
+          _id: s.company.id,
+          name: s.company.name,
+          taxId: s.company.taxId,
+          memberCount: s.memberCount,
+          createdAt: s.company.createdAt.toISOString(),
+        })),
+      };
+    }),
+  );
+  router.post(
+    '/companies',
+    route(
+      'companies.create',
+      async (req, caller) => {
+        const { name, taxId } = bodyOf(req);
+        return view(companies.createCompany(await actorOf(caller), { name, taxId }));
+      },
+      privately,
+    ),
+  );
+  router.get(
+    '/companies/:id',
+    route('companies.company', async (req, caller) => view(companies.company(await actorOf(caller), param(req, 'id')))),
+  );
+  router.patch(
+    '/companies/:id',
+    route(
+      'companies.update',
+      async (req, caller) => {
+        const { name, taxId } = bodyOf(req);
+        return view(companies.updateCompany(await actorOf(caller), param(req, 'id'), { name, taxId }));
+      },
+      privately,
+    ),
+  );
+  router.post(
+    '/companies/:id/addresses',
+    route(
+      'companies.addAddress',
+      async (req, caller) => {
+        const { label, address } = bodyOf(req);
+        return view(companies.addCompanyAddress(await actorOf(caller), param(req, 'id'), { label, address }));
+      },
+      privately,
+    ),
+  );
+  router.delete(
+    '/companies/:id/addresses/:addressId',
+    route(
+      'companies.removeAddress',
+      async (req, caller) =>
+        view(companies.removeCompanyAddress(await actorOf(caller), param(req, 'id'), param(req, 'addressId'))),
+      privately,
+    ),
+  );
+  router.post(
+    '/companies/:id/invitations',
+    route(
+      'companies.invite',
+      async (req, caller) => {
+        const { email, role } = bodyOf(req);
+        return invitationDocument(
+          await companies.inviteToCompany(await actorOf(caller), param(req, 'id'), { email, role }),
+        );
+      },
+      privately,
+    ),
+  );
+  router.put(
+    '/companies/:id/members/:userId',
+    route(
+      'companies.setMemberRole',
+      async (req, caller) =>
+        view(companies.setMemberRole(await actorOf(caller), param(req, 'id'), param(req, 'userId'), bodyOf(req).role)),
+      privately,
+    ),
+  );
+  router.delete(
+    '/companies/:id/members/:userId',
+    route(
+      'companies.removeMember',
+      async (req, caller) =>
+        view(companies.removeMember(await actorOf(caller), param(req, 'id'), param(req, 'userId'))),
+      privately,
+    ),
+  );
+  router.get(
+    '/company-invitations',
+    route('companies.myInvitations', async (_req, caller) =>
+      (await companies.myInvitations(await actorOf(caller))).map(invitationDocument),
+    ),
+  );
+  router.delete(
+    '/company-invitations/:id',
+    route(
+      'companies.withdrawInvitation',
+      async (req, caller) =>
+        invitationDocument(await companies.withdrawInvitation(await actorOf(caller), param(req, 'id'))),
+      privately,
+    ),
+  );
+  router.post(
+    '/company-invitations/:id/accept',
+    route(
+      'companies.acceptInvitation',
+      async (req, caller) => view(companies.acceptInvitation(await actorOf(caller), param(req, 'id'))),
+      privately,
+    ),
+  );
+  router.post(
+    '/company-invitations/:id/decline',
+    route(
+      'companies.declineInvitation',
+      async (req, caller) =>
+        invitationDocument(await companies.declineInvitation(await actorOf(caller), param(req, 'id'))),
+      privately,
+    ),
+  );
+}
