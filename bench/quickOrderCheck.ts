@@ -13,9 +13,10 @@
  * gets quantity breaks and one in twenty a pack of 5, so that the price breaks and the pack rule are read too.
  * Drop it with `dropdb partsyard_quick_order_scale` when done.
  *
- * The lines (`linesOf`): mostly known numbers (our SKUs, manufacturer, OEM and interchange numbers, some written
- * in lower case or with other separators), one in twenty a superseded part's number, one in ten an unknown
- * number with a typo (a character changed, dropped, added, or two swapped), one in fifty a repeat (merged).
+ * The lines (`linesOf`): mostly known numbers of parts in stock (our SKUs, manufacturer, OEM and interchange
+ * numbers, one in seven in lower case and one in seven with spaces for dashes) in amounts they can be ordered in;
+ * one in ten an unknown number, a typo of a real one (a letter or digit changed, dropped, added, or two swapped);
+ * one in twenty a superseded part's number; one in fifty a repeat of an earlier line (merged).
  *
  * `--explain`: EXPLAIN (ANALYZE, BUFFERS) of every statement one 1,000-line check sends, with its time.
  *
@@ -81,19 +82,21 @@ async function fillAtScale(db: Db) {
   console.log(`filled the catalog at scale in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** A typo of a number: a character changed, dropped, added, or two neighbours swapped (by `i`). */
+/** A typo of a number: a letter or digit changed, dropped, added, or swapped with the next (by `i`). */
 function typo(raw: string, i: number): string {
-  const at = 1 + (i % Math.max(1, raw.length - 2));
+  // Letters and digits only: a separator changed would still be the same number once normalised.
+  const places = [...raw].flatMap((c, k) => (/[A-Za-z0-9]/.test(c) && /[A-Za-z0-9]/.test(raw[k + 1] ?? '') ? [k] : []));
+  const at = places[(i * 7) % places.length] ?? 0;
   const c = raw[at];
   switch (i % 4) {
     case 0:
-      return raw.slice(0, at) + (c === 'Q' ? 'W' : 'Q') + raw.slice(at + 1);
+      return raw.slice(0, at) + (c === '7' ? '8' : '7') + raw.slice(at + 1);
     case 1:
       return raw.slice(0, at) + raw.slice(at + 1);
     case 2:
-      return raw.slice(0, at) + '7' + raw.slice(at);
+      return raw.slice(0, at) + (c === 'Q' ? 'W' : 'Q') + raw.slice(at);
     default:
-      return raw.slice(0, at - 1) + c + raw[at - 1] + raw.slice(at + 1);
+      return raw.slice(0, at) + raw[at + 1] + c + raw.slice(at + 2);
   }
 }
 
@@ -101,15 +104,29 @@ function typo(raw: string, i: number): string {
 const written = (raw: string, i: number) =>
   i % 7 === 3 ? raw.toLowerCase() : i % 7 === 5 ? raw.replace(/-/g, ' ') : raw;
 
-/** `count` lines of the mix above, sampled from the catalog (`seed`: the sample, so runs are comparable). */
+interface Sampled {
+  raw: string;
+  min_order: number;
+  pack_size: number;
+}
+
+/** An amount the part can be ordered in: its minimum, rounded up to its pack, and a pack or two more on some. */
+const goodAmount = (p: Sampled, i: number) =>
+  Math.ceil(p.min_order / p.pack_size) * p.pack_size + p.pack_size * (i % 3);
+
+/**
+ * `count` lines of the mix above, sampled from the catalog's current parts with some stock (`seed`: the sample, the
+ * same on every run of the same database, so that runs before and after a change check the same lines).
+ */
 async function linesOf(db: Db, count: number, seed: number): Promise<QuickOrderLineInput[]> {
-  const known = await rowsOf<{ raw: string }>(
+  const known = await rowsOf<Sampled>(
     db,
-    sql`select raw from (
-          select p.sku as raw from parts p tablesample bernoulli (2) repeatable (${seed}) where p.replaced_by_id is null
+    sql`select raw, min_order, pack_size from (
+          select p.sku as raw, p.min_order, p.pack_size from parts p tablesample bernoulli (2) repeatable (${seed})
+            where p.replaced_by_id is null and p.available >= 30
           union all
-          select n.raw from part_numbers n tablesample bernoulli (1) repeatable (${seed})
-            join parts p on p.id = n.part_id where p.replaced_by_id is null
+          select n.raw, p.min_order, p.pack_size from part_numbers n tablesample bernoulli (1) repeatable (${seed})
+            join parts p on p.id = n.part_id where p.replaced_by_id is null and p.available >= 30
         ) s order by md5(raw || ${seed}) limit ${count}`,
   );
   const superseded = await rowsOf<{ raw: string }>(
@@ -118,16 +135,15 @@ async function linesOf(db: Db, count: number, seed: number): Promise<QuickOrderL
           left join part_numbers n on n.part_id = p.id and n.kind = 'oem'
         where p.replaced_by_id is not null order by md5(p.id::text || ${seed}) limit ${Math.ceil(count / 20)}`,
   );
-  return known.map((r, i) => {
-    const number =
-      i % 10 === 9
-        ? typo(r.raw, i) // 10 %: unknown, a typo of a real number
-        : i % 20 === 4
-          ? (superseded[i % superseded.length]?.raw ?? r.raw) // 5 %: a superseded part's number
-          : i % 50 === 47
-            ? known[i % 13].raw // 2 %: a repeat of an earlier line's number
-            : written(r.raw, i);
-    return { number, quantity: String(1 + ((i * 7) % 12)), line: i + 1 };
+  return known.map((p, i) => {
+    const line = i + 1;
+    if (i % 10 === 9) return { number: typo(p.raw, i), quantity: '2', line }; // 10 %: unknown, a typo
+    if (i % 20 === 4) return { number: superseded[i % superseded.length].raw, quantity: '1', line }; // 5 %
+    if (i % 50 === 47) {
+      const earlier = known[i % 13]; // 2 %: a repeat of an earlier line's number (merged)
+      return { number: earlier.raw, quantity: String(goodAmount(earlier, i)), line };
+    }
+    return { number: written(p.raw, i), quantity: String(goodAmount(p, i)), line };
   });
 }
 
@@ -189,7 +205,8 @@ async function explainCheck(url: string, lines: QuickOrderLineInput[]) {
           params,
         );
         console.log(`\n--- ${query.replace(/\s+/g, ' ').slice(0, 160)}...`);
-        console.log(rows.map((r) => r['QUERY PLAN']).join('\n'));
+        // A line past 300 characters is a list of ids or numbers: cut.
+        console.log(rows.map((r) => r['QUERY PLAN'].slice(0, 300)).join('\n'));
       }
       await client.query('rollback');
     } finally {
