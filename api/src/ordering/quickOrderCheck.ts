@@ -7,7 +7,7 @@ import {
   readQuantity,
   unitPriceCents,
 } from '@partsyard/common';
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { resolveCurrentIds } from '../catalog/supersession';
 import { rowsOf, type DbOrTx } from '../db/database';
 import { parts, type PartRow } from '../db/schema';
@@ -219,7 +219,13 @@ export async function checkQuickOrderLines(
   const matchedIds = [...new Set([...matches.map((m) => m.part_id), ...nearIds])];
   const current = await resolveCurrentIds(db, matchedIds);
   const allIds = [...new Set([...matchedIds, ...current.values()])];
-  const rows = allIds.length ? await db.select().from(parts).where(inArray(parts.id, allIds)) : [];
+  // One array parameter, not one per id: building and sending a thousand parameters cost more than the statement.
+  const rows = allIds.length
+    ? await db
+        .select()
+        .from(parts)
+        .where(sql`${parts.id} = any(${sql.param(allIds)}::uuid[])`)
+    : [];
   const partById = new Map(rows.map((p) => [p.id, p]));
   const currentOf = (id: string) => partById.get(current.get(id) ?? id);
 
