@@ -24,8 +24,9 @@ export { suggestionsPerLine };
  *      the normalised columns);
  *   2. for the numbers nobody carries, the nearest numbers: those sharing the longest start or ending with each,
  *      read from the same btrees and their reversed twins (quickOrderSuggestions.ts, one statement for them all);
- *   3. the current part of every part found (supersession chains, one recursive statement);
- *   4. those parts, with their price breaks, pack sizes and stock (one statement).
+ *   3. the parts found, with their price breaks, pack sizes and stock (one statement);
+ *   4. for those replaced by another, their chains (one recursive statement) and the current parts not read yet
+ *      (one more), only when a line names a replaced part.
  * The amount rules are the cart's own (services/cartLines.ts). It writes nothing.
  */
 
@@ -190,6 +191,15 @@ async function exactMatches(db: DbOrTx, numbers: string[]) {
   );
 }
 
+/** The parts of `ids` (one array parameter, not one per id: building and sending a thousand cost more than the read). */
+async function partsOf(db: DbOrTx, ids: string[]): Promise<PartRow[]> {
+  if (!ids.length) return [];
+  return db
+    .select()
+    .from(parts)
+    .where(sql`${parts.id} = any(${sql.param(ids)}::uuid[])`);
+}
+
 /**
  * Checks quick-order lines (already checked as a list by `checkedLineList`): each line's outcome, and the total of
  * the lines that can be ordered. Lines naming the same current part are merged onto the first of them (its amount
@@ -217,16 +227,15 @@ export async function checkQuickOrderLines(
 
   const nearIds = [...near.values()].flatMap((list) => list.map((n) => n.partId));
   const matchedIds = [...new Set([...matches.map((m) => m.part_id), ...nearIds])];
-  const current = await resolveCurrentIds(db, matchedIds);
-  const allIds = [...new Set([...matchedIds, ...current.values()])];
-  // One array parameter, not one per id: building and sending a thousand parameters cost more than the statement.
-  const rows = allIds.length
-    ? await db
-        .select()
-        .from(parts)
-        .where(sql`${parts.id} = any(${sql.param(allIds)}::uuid[])`)
-    : [];
-  const partById = new Map(rows.map((p) => [p.id, p]));
+  const partById = new Map((await partsOf(db, matchedIds)).map((p) => [p.id, p]));
+  // Chains only for the parts found replaced (most are not), and then the current parts not read yet.
+  const replaced = matchedIds.filter((id) => partById.get(id)?.replacedById);
+  const current = await resolveCurrentIds(db, replaced);
+  for (const p of await partsOf(
+    db,
+    [...new Set(current.values())].filter((id) => !partById.has(id)),
+  ))
+    partById.set(p.id, p);
   const currentOf = (id: string) => partById.get(current.get(id) ?? id);
 
   const outcomes: QuickOrderLineOutcome[] = read.map(unlookedOutcome);
