@@ -7,7 +7,7 @@
  * on a shared machine the times follow the load, the CPU times much less. A measurement, not a test: it fails on
  * nothing.
  *
- *   node --import tsx bench/quickOrderCheck.ts [--runs 80] [--explain] [--database <name>]
+ *   npm run bench:quick-order -- [--runs 80] [--explain] [--database <name>]
  *   node --import tsx bench/quickOrderCheck.ts --parts 100000   (the earlier moderate data set, a fresh database)
  *
  * The catalog is filled once into a database of its own (`partsyard_quick_order_scale` unless `--database` names
