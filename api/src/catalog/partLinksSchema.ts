@@ -29,8 +29,9 @@ export const partNumbers = pgTable(
   (t) => [
     uniqueIndex('part_numbers_part_kind_number_key').on(t.partId, t.kind, t.normalised),
     index('part_numbers_normalised_idx').on(t.normalised),
-    // Quick order's suggestions for a number nobody carries (ordering/quickOrderCheck.ts): trigram similarity.
-    index('part_numbers_normalised_trgm_idx').using('gin', sql`${t.normalised} gin_trgm_ops`),
+    // Quick order's suggestions for a number nobody carries (ordering/quickOrderSuggestions.ts): the numbers that
+    // share the longest ending with it (`part_numbers_normalised_idx` gives the longest start).
+    index('part_numbers_normalised_reversed_idx').on(sql`reverse(${t.normalised})`),
     index('part_numbers_brand_idx').on(t.brandId),
     check('part_numbers_kind_check', sql`${t.kind} in ('manufacturer', 'oem', 'interchange', 'ean')`),
     check('part_numbers_raw_check', sql`length(${t.raw}) <= 100 and ${t.normalised} <> ''`),

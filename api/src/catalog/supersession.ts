@@ -15,19 +15,20 @@ export const maxChainSteps = 20;
 export async function resolveCurrentIds(db: DbOrTx, partIds: string[]): Promise<Map<string, string>> {
   const ids = [...new Set(partIds.filter(isId))];
   if (!ids.length) return new Map();
+  // Each step reads the next part by its primary key (the LIMIT keeps it a lookup per row of the chain): joined
+  // plainly, a thousand ids made the planner hash all of `parts` at every step, 0.6 s at 200,000 parts
+  // (docs/performance.md, "Quick order's check").
   const rows = await rowsOf<{ start_id: string; id: string }>(
     db,
     sql`
     with recursive chain (start_id, id, replaced_by_id, steps, path) as (
       select p.id, p.id, p.replaced_by_id, 0, array[p.id]
-        from parts p where p.id in (${sql.join(
-          ids.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )})
+        from parts p where p.id = any(${sql.param(ids)}::uuid[])
       union all
       select c.start_id, n.id, n.replaced_by_id, c.steps + 1, c.path || n.id
-        from chain c join parts n on n.id = c.replaced_by_id
-        where c.steps < ${maxChainSteps} and n.id <> all(c.path)
+        from chain c
+        cross join lateral (select n.id, n.replaced_by_id from parts n where n.id = c.replaced_by_id limit 1) n
+        where c.replaced_by_id is not null and c.steps < ${maxChainSteps} and n.id <> all(c.path)
     )
     select distinct on (start_id) start_id::text, id::text from chain order by start_id, steps desc`,
   );

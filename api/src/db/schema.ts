@@ -132,8 +132,9 @@ export const parts = pgTable(
     check('parts_not_replaced_by_itself_check', sql`${t.replacedById} <> ${t.id}`),
     check('parts_sku_check', sql`length(${t.sku}) <= 100 and ${t.skuNormalised} <> ''`),
     uniqueIndex('parts_sku_key').on(t.skuNormalised),
-    // Quick order's suggestions for a number nobody carries (ordering/quickOrderCheck.ts): trigram similarity.
-    index('parts_sku_trgm_idx').using('gin', sql`${t.skuNormalised} gin_trgm_ops`),
+    // Quick order's suggestions for a number nobody carries (ordering/quickOrderSuggestions.ts): the SKUs that
+    // share the longest ending with it, read in order from this btree as `parts_sku_key` gives the longest start.
+    index('parts_sku_reversed_idx').on(sql`reverse(${t.skuNormalised})`),
     index('parts_brand_idx').on(t.brandId),
     index('parts_category_idx').on(t.categoryId),
     index('parts_replaced_by_idx').on(t.replacedById),

@@ -7,29 +7,29 @@ import {
   readQuantity,
   unitPriceCents,
 } from '@partsyard/common';
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { resolveCurrentIds } from '../catalog/supersession';
 import { rowsOf, type DbOrTx } from '../db/database';
 import { parts, type PartRow } from '../db/schema';
 import { badInput } from '../errors';
 import { classifiedAmountProblem, type AmountProblemKind } from '../services/cartLines';
+import { nearestNumbers, suggestionsPerLine } from './quickOrderSuggestions';
+
+export { suggestionsPerLine };
 
 /**
  * Quick order's check (issue 34 point 1): up to 1,000 lines of part number and quantity, each line's outcome read
  * with a handful of set-based statements whatever the number of lines (never one per line):
  *   1. every number's exact matches, our SKU and every number parts carry (one `unnest` joined to the btrees of
  *      the normalised columns);
- *   2. for the numbers nobody carries, the nearest numbers (trigram similarity, one statement; the first
- *      `maxSuggestedLines` such lines);
- *   3. the current part of every part found (supersession chains, one recursive statement);
- *   4. those parts (one statement).
+ *   2. for the numbers nobody carries, the nearest numbers: those sharing the longest start or ending with each,
+ *      read from the same btrees and their reversed twins (quickOrderSuggestions.ts, one statement for them all);
+ *   3. the parts found, with their price breaks, pack sizes and stock (one statement);
+ *   4. for those replaced by another, their chains (one recursive statement) and the current parts not read yet
+ *      (one more), only when a line names a replaced part.
  * The amount rules are the cart's own (services/cartLines.ts). It writes nothing.
  */
 
-/** Unknown numbers get suggestions for the first this many of them (each is a trigram look-up). */
-export const maxSuggestedLines = 50;
-/** Suggestions per unknown number. */
-export const suggestionsPerLine = 3;
 /** Parts listed to pick from for a number several parts carry (by SKU; the message says how many there are). */
 export const maxCandidates = 5;
 
@@ -191,37 +191,13 @@ async function exactMatches(db: DbOrTx, numbers: string[]) {
   );
 }
 
-/** The nearest numbers to each of `numbers` by trigram similarity (pg_trgm's `%`, its GIN indexes), best first. */
-async function nearestNumbers(db: DbOrTx, numbers: string[]) {
-  if (!numbers.length) return [];
-  // A suggestion must share half its trigrams (pg_trgm's default is 0.3): the GIN index prunes by it, and at 0.3 a
-  // number's common trigrams ("000", "PY0") made each look-up recheck thousands of rows (docs/performance.md).
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local pg_trgm.similarity_threshold = ${sql.raw(String(suggestionThreshold))}`);
-    return nearestIn(tx, numbers);
-  });
-}
-
-/** The similarity a suggested number must reach (pg_trgm's `%`). */
-export const suggestionThreshold = 0.5;
-
-function nearestIn(db: DbOrTx, numbers: string[]) {
-  return rowsOf<{ number: string; part_id: string; raw: string; score: number }>(
-    db,
-    sql`
-    select q.number, s.part_id::text as part_id, s.raw, s.score
-      from unnest(${sql.param(numbers)}::text[]) as q(number)
-      cross join lateral (
-        select * from (
-          (select p.id as part_id, p.sku as raw, similarity(p.sku_normalised, q.number) as score
-             from parts p where p.sku_normalised % q.number order by 3 desc limit ${suggestionsPerLine})
-          union all
-          (select n.part_id, n.raw, similarity(n.normalised, q.number)
-             from part_numbers n where n.normalised % q.number order by 3 desc limit ${suggestionsPerLine})
-        ) both_kinds order by score desc, raw limit ${suggestionsPerLine}
-      ) s
-      order by q.number, s.score desc, s.raw`,
-  );
+/** The parts of `ids` (one array parameter, not one per id: building and sending a thousand cost more than the read). */
+async function partsOf(db: DbOrTx, ids: string[]): Promise<PartRow[]> {
+  if (!ids.length) return [];
+  return db
+    .select()
+    .from(parts)
+    .where(sql`${parts.id} = any(${sql.param(ids)}::uuid[])`);
 }
 
 /**
@@ -243,14 +219,23 @@ export async function checkQuickOrderLines(
     byNumber.set(m.number, [...(byNumber.get(m.number) ?? []), { partId: m.part_id, sku: m.sku }]);
   const unknown = [
     ...new Set(read.flatMap((l) => (l.normalised && !l.problem && !byNumber.has(l.normalised) ? [l.normalised] : []))),
-  ].slice(0, maxSuggestedLines);
-  const near = await nearestNumbers(db, unknown);
+  ];
+  // The best few of each: twice as many as shown, for those that turn out to be the same current part.
+  const near = new Map(
+    [...(await nearestNumbers(db, unknown))].map(([number, list]) => [number, list.slice(0, 2 * suggestionsPerLine)]),
+  );
 
-  const matchedIds = [...new Set([...matches.map((m) => m.part_id), ...near.map((n) => n.part_id)])];
-  const current = await resolveCurrentIds(db, matchedIds);
-  const allIds = [...new Set([...matchedIds, ...current.values()])];
-  const rows = allIds.length ? await db.select().from(parts).where(inArray(parts.id, allIds)) : [];
-  const partById = new Map(rows.map((p) => [p.id, p]));
+  const nearIds = [...near.values()].flatMap((list) => list.map((n) => n.partId));
+  const matchedIds = [...new Set([...matches.map((m) => m.part_id), ...nearIds])];
+  const partById = new Map((await partsOf(db, matchedIds)).map((p) => [p.id, p]));
+  // Chains only for the parts found replaced (most are not), and then the current parts not read yet.
+  const replaced = matchedIds.filter((id) => partById.get(id)?.replacedById);
+  const current = await resolveCurrentIds(db, replaced);
+  for (const p of await partsOf(
+    db,
+    [...new Set(current.values())].filter((id) => !partById.has(id)),
+  ))
+    partById.set(p.id, p);
   const currentOf = (id: string) => partById.get(current.get(id) ?? id);
 
   const outcomes: QuickOrderLineOutcome[] = read.map(unlookedOutcome);
@@ -268,13 +253,13 @@ export async function checkQuickOrderLines(
     const currentIds = [...new Set(candidates.map((c) => current.get(c.partId) ?? c.partId))];
     if (!currentIds.length) {
       if (outcome.problem) return;
-      const suggestions = near
-        .filter((n) => n.number === l.normalised)
+      const suggestions = (near.get(l.normalised) ?? [])
         .flatMap((n) => {
-          const part = currentOf(n.part_id);
+          const part = currentOf(n.partId);
           return part ? [{ number: n.raw, part }] : [];
         })
-        .filter((s, k, all) => all.findIndex((o) => o.part.id === s.part.id) === k);
+        .filter((s, k, all) => all.findIndex((o) => o.part.id === s.part.id) === k)
+        .slice(0, suggestionsPerLine);
       outcome.suggestions = suggestions;
       outcome.problem = {
         kind: 'unknown_number',

@@ -93,6 +93,53 @@ describe.each(databaseKinds)('ordering by part number (%s)', (kind) => {
       expect(view).toMatchObject({ totalCents: 0, problemCount: 4, ready: false });
     });
 
+    it('suggests the numbers sharing the longest start or ending with an unknown one, for every unknown line', async () => {
+      const code = uniqueCode();
+      const disc = await part('Brake disc');
+      const lever = await part('Lever');
+      const discNumber = `${code}-448-907`;
+      const leverNumber = `${code}-448-100`;
+      await addNumber(db(), disc.id, 'oem', discNumber);
+      await addNumber(db(), lever.id, 'oem', leverNumber);
+      const wrongFirst = code[0] === 'Q' ? 'W' : 'Q';
+      const view = await quick().check(null, [
+        // The last digit wrong: the numbers sharing the longest start, the closest first.
+        { number: `${code}-448-908`, quantity: '1' },
+        // The first character wrong: the number sharing the longest ending (the lever's shares too little).
+        { number: `${wrongFirst}${code.slice(1)}-448-907`, quantity: '1' },
+        // Cut short: the numbers it is the start of.
+        { number: `${code}-448`, quantity: '1' },
+        // Sixty more unknown lines (more than the 50 that once had suggestions): each gets its own.
+        ...Array.from({ length: 60 }, (_, i) => ({ number: `${discNumber}-${i}`, quantity: '1' })),
+      ]);
+      const suggested = view.lines.map((l) => l.suggestions.map((s) => [s.number, s.part.id]));
+      expect(suggested[0]).toEqual([
+        [discNumber, disc.id],
+        [leverNumber, lever.id],
+      ]);
+      expect(view.lines[0].problem).toEqual({
+        kind: 'unknown_number',
+        message: `No part has this number; did you mean ${discNumber}, ${leverNumber}?`,
+      });
+      expect(suggested[1]).toEqual([[discNumber, disc.id]]);
+      expect(suggested[2]).toEqual([
+        [leverNumber, lever.id],
+        [discNumber, disc.id],
+      ]);
+      expect(suggested.slice(3).every((s) => s.length >= 1 && s[0][0] === discNumber)).toBe(true);
+      expect(view.problemCount).toBe(63);
+    });
+
+    it('suggests the current part for a near number of a replaced one', async () => {
+      const code = uniqueCode();
+      const old = await part('Old chain');
+      const current = await part('New chain');
+      await db().update(parts).set({ replacedById: current.id }).where(eq(parts.id, old.id));
+      await addNumber(db(), old.id, 'manufacturer', `CH-${code}-520`);
+      const view = await quick().check(null, [{ number: `CH-${code}-521`, quantity: '1' }]);
+      expect(view.lines[0].suggestions.map((s) => [s.number, s.part.id])).toEqual([[`CH-${code}-520`, current.id]]);
+    });
+
     it("says below the minimum, not a multiple of the pack, more than the stock (how many there are), in the cart's words", async () => {
       const min = await part('Min', { minOrder: 5 });
       const pack = await part('Pack', { packSize: 6 });
@@ -203,7 +250,8 @@ describe.each(databaseKinds)('ordering by part number (%s)', (kind) => {
       spy.mockRestore();
       expect(view.lines).toHaveLength(1000);
       expect(view.lines[1]).toMatchObject({ amount: 500, mergedLines: expect.any(Array) });
-      // exactMatches, nearestNumbers and the supersession chain are raw statements; the parts are one select.
+      // exactMatches, nearestNumbers and (for replaced parts only) the supersession chain are raw statements; the
+      // parts are selects.
       expect(statements.length).toBeLessThanOrEqual(3);
       expect(Date.now() - started).toBeLessThan(20_000);
     });
