@@ -363,6 +363,7 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
       '/parts',
       '/portfolio',
       '/blog',
+      '/quick-order',
       '/login',
       '/signup',
       '/categories/brake-pads',
