@@ -159,9 +159,10 @@ export default function QuickOrderPage() {
           setRefusal('The pasted text holds no part numbers (a header row alone?)');
           return true;
         }
+        const before = rowsRef.current.slice(0, index).filter((r) => !isBlank(r)).length;
         apply(pasteAt(rowsRef.current, index, lines), (rs) => {
           setStatus(addedSentence(lines.length, headerSkipped, 'the pasted selection'));
-          setFocusNext({ id: rs[index].id, column });
+          setFocusNext({ id: rs[before].id, column });
         });
         return true;
       },

@@ -138,10 +138,11 @@ export function QuickOrderRow({
   };
   const input = (column: Column, label: string, extra: { inputMode?: 'numeric'; autoComplete?: string }) => (
     <div className="flex min-w-0 flex-col gap-1">
-      <label htmlFor={`${row.id}-${column}`} className="text-sm font-medium md:sr-only">
+      {/* The column's name shown on a phone (the rows stack); the label says which row, for screen readers. */}
+      <span className="text-sm font-medium md:hidden" aria-hidden="true">
         {label}
-        <span className="sr-only">, row {n}</span>
-      </label>
+      </span>
+      <label htmlFor={`${row.id}-${column}`} className="sr-only">{`${label}, row ${n}`}</label>
       <input
         id={`${row.id}-${column}`}
         ref={(el) => handlers.cell(row.id, column, el)}

@@ -34,11 +34,12 @@ const within = (rows: GridRow[]): RowsChange =>
 const toRows = (lines: QuickOrderLineText[]) => lines.map((l) => newRow(l.number, l.quantity));
 
 /**
- * Rows pasted into the row at `index`: they take its place, the rows before it stay, and the blank rows after it
- * go (a grid started with blank rows does not keep them under a pasted list). More than 1,000 rows: refused.
+ * Rows pasted into the row at `index`: they take its place, the filled rows before and after it stay, the blank
+ * ones go (a grid started with blank rows does not keep them around a pasted list). More than 1,000 rows: refused.
  */
 export function pasteAt(rows: GridRow[], index: number, lines: QuickOrderLineText[]): RowsChange {
-  return within([...rows.slice(0, index), ...toRows(lines), ...rows.slice(index + 1).filter((r) => !isBlank(r))]);
+  const filled = (part: GridRow[]) => part.filter((r) => !isBlank(r));
+  return within([...filled(rows.slice(0, index)), ...toRows(lines), ...filled(rows.slice(index + 1))]);
 }
 
 /** Rows added after the grid's filled rows (from the paste box or a file); its blank rows go. */
