@@ -11,8 +11,8 @@ import {
   AddQuickOrderToCartDocument,
   QuickOrderCheckDocument,
   QuickOrderSavedListsDocument,
-  type QuickOrderCheckFieldsFragment,
 } from '../../src/generated/quickOrder';
+import type { LineOutcome } from '../../src/features/quickOrder/checkResults';
 import { useOptionalAuth } from '../../src/lib/auth';
 import { TestRouter } from '../support/TestRouter';
 
@@ -24,35 +24,38 @@ import { TestRouter } from '../support/TestRouter';
 
 jest.mock('../../src/lib/auth', () => ({ useOptionalAuth: jest.fn(), useAuth: jest.fn() }));
 
-type Line = QuickOrderCheckFieldsFragment['lines'][number];
+type Line = LineOutcome;
 const part = (id: string, name: string, sku: string) => ({ __typename: 'Part' as const, id, name, sku });
 const pads = part('p-pads', 'Sintered Front Brake Pads', 'PY-PADS');
 const oldPads = part('p-old', 'Sintered Front Brake Pads, earlier design', 'PY-OLD');
-const chain = part('p-chain', 'O-Ring Drive Chain 520', 'PY-CHAIN');
 
-const line = (overrides: Pick<Line, 'line' | 'number' | 'quantity'> & Record<string, unknown>): Line =>
+/** A line of the check as the server answers it (the number and quantity sent are left out, as the page asks). */
+const line = ({
+  number: _number,
+  quantity: _quantity,
+  ...overrides
+}: { line: number; number?: string; quantity?: string } & Record<string, unknown>): Line =>
   ({
     __typename: 'QuickOrderLine',
-    amount: Number(overrides.quantity),
     unitPrice: null,
     lineTotal: null,
+    note: null,
+    mergedInto: null,
     part: null,
     problem: null,
     replacement: null,
     replacementProblem: null,
     candidates: [],
     suggestions: [],
-    mergedInto: null,
-    mergedLines: [],
-    note: null,
     ...overrides,
   }) as unknown as Line;
+/** The line as adding answers it: without the fixes. */
+const withoutFixes = ({ replacement: _r, replacementProblem: _p, candidates: _c, suggestions: _s, ...rest }: Line) =>
+  rest;
 const checked = (lines: Line[], total: number) => ({
   __typename: 'QuickOrderCheck',
   total,
   problemCount: lines.filter((l) => l.problem).length,
-  ready: lines.every((l) => !l.problem),
-  problemsCsv: 'line,number,quantity,problem\r\n',
   lines,
 });
 
@@ -173,7 +176,7 @@ describe("the server's check on each row", () => {
     line({
       ...sent[2],
       problem: { __typename: 'QuickOrderProblem', kind: 'UNKNOWN_NUMBER', message: 'No part carries this number' },
-      suggestions: [{ __typename: 'NumberSuggestion', number: 'NOPE-2', part: chain }],
+      suggestions: [{ __typename: 'NumberSuggestion', number: 'NOPE-2' }],
     }),
   ];
   const fill = async () => {
@@ -223,7 +226,12 @@ describe("the server's check on each row", () => {
         request: { query: AddQuickOrderToCartDocument, variables: { lines: [sent[0]] } },
         result: {
           data: {
-            addQuickOrderToCart: { __typename: 'CartFromLines', added: true, check: checked([answer[0]], 490), cart },
+            addQuickOrderToCart: {
+              __typename: 'CartFromLines',
+              added: true,
+              check: { __typename: 'QuickOrderCheck', total: 490, lines: [withoutFixes(answer[0])] },
+              cart,
+            },
           },
         },
       },

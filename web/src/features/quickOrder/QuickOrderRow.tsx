@@ -81,15 +81,14 @@ function Outcome({
           aria-label={o.candidates.length ? 'Parts to pick from' : 'Nearest numbers'}
         >
           {o.suggestions.map((s) => (
-            <li key={`${s.number}-${s.part.id}`}>
+            <li key={s.number}>
               <button type="button" className="btn btn-outline btn-xs" onClick={() => onUse(s.number)}>
                 Use {s.number}
-                <span className="font-normal">({s.part.name})</span>
               </button>
             </li>
           ))}
           {o.candidates.map((c) => (
-            <li key={c.id}>
+            <li key={c.sku}>
               <button type="button" className="btn btn-outline btn-xs" onClick={() => onUse(c.sku)}>
                 Use {c.sku}
                 <span className="font-normal">({c.name})</span>

@@ -1,9 +1,20 @@
-import type { QuickOrderCheckFieldsFragment, QuickOrderLineInput } from '../../generated/quickOrder';
+import type {
+  QuickOrderFixFieldsFragment,
+  QuickOrderLineFieldsFragment,
+  QuickOrderLineInput,
+} from '../../generated/quickOrder';
 import { isBlank, type GridRow } from './gridRows';
 
-/** One line of the server's check, as the grid shows it beside its row. */
-export type LineOutcome = QuickOrderCheckFieldsFragment['lines'][number];
+/** One line of the server's check, as the grid shows it beside its row (adding answers it without the fixes). */
+export type LineOutcome = QuickOrderLineFieldsFragment & QuickOrderFixFieldsFragment;
 export type ProblemKind = NonNullable<LineOutcome['problem']>['kind'];
+
+const noFixes: QuickOrderFixFieldsFragment = {
+  replacement: null,
+  replacementProblem: null,
+  candidates: [],
+  suggestions: [],
+};
 
 /** A row's outcome, with the number and quantity it was checked with (edited since: stale, shown as not checked). */
 export interface RowResult {
@@ -47,10 +58,10 @@ export function resultsFrom(
   previous: Results,
   rows: GridRow[],
   lines: QuickOrderLineInput[],
-  answered: LineOutcome[],
+  answered: (QuickOrderLineFieldsFragment & Partial<QuickOrderFixFieldsFragment>)[],
 ): Map<string, RowResult> {
   const next = new Map(previous);
-  const byLine = new Map(answered.map((l) => [l.line, l]));
+  const byLine = new Map(answered.map((l): [number, LineOutcome] => [l.line, { ...noFixes, ...l }]));
   rows.forEach((row, i) => {
     const outcome = byLine.get(lines[i].line ?? i + 1);
     if (outcome) next.set(row.id, { number: row.number, quantity: row.quantity, outcome });
