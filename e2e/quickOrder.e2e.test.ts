@@ -139,23 +139,27 @@ describe('quick order in a browser: paste 30 rows, fix one, add the rest to the 
     await page.goto('/quick-order');
     await page.getByRole('heading', { level: 1, name: 'Quick order' }).waitFor();
     expect(await page.title()).toBe('Quick order — PartsYard');
-    await pasteInto(page.getByRole('textbox', { name: 'Part number, row 1' }), selection);
+    await pasteInto(page.getByRole('textbox', { name: 'Part number, row 1', exact: true }), selection);
     await statusSays(page, '30 rows added from the pasted selection (its header row skipped).');
     expect(await page.getByTestId('quick-order-row').count()).toBe(30);
-    expect(await page.getByRole('textbox', { name: 'Quantity, row 30' }).inputValue()).toBe(String(rows[29].quantity));
+    expect(await page.getByRole('textbox', { name: 'Quantity, row 30', exact: true }).inputValue()).toBe(
+      String(rows[29].quantity),
+    );
 
     // 2. Check: one request; three rows need attention, focus on the first (the unknown number, row 5).
     await page.getByRole('button', { name: 'Check', exact: true }).click();
     await statusSays(page, '3 of 30 rows need attention');
-    const row5 = page.getByRole('textbox', { name: 'Part number, row 5' });
+    const row5 = page.getByRole('textbox', { name: 'Part number, row 5', exact: true });
     await page.waitForFunction(() => document.activeElement?.id.endsWith('-number'));
     expect(await row5.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await row5.getAttribute('aria-invalid')).toBe('true');
-    const row12 = page.getByRole('textbox', { name: 'Part number, row 12' });
+    const row12 = page.getByRole('textbox', { name: 'Part number, row 12', exact: true });
     expect(await row12.getAttribute('aria-invalid')).toBe('true');
-    const row20 = page.getByRole('textbox', { name: 'Quantity, row 20' });
+    const row20 = page.getByRole('textbox', { name: 'Quantity, row 20', exact: true });
     expect(await row20.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.getByRole('textbox', { name: 'Part number, row 1' }).getAttribute('aria-invalid')).toBeNull();
+    expect(
+      await page.getByRole('textbox', { name: 'Part number, row 1', exact: true }).getAttribute('aria-invalid'),
+    ).toBeNull();
     expect(await page.getByTestId('row-price').count()).toBe(27);
     await expectAccessible(page, 'a checked quick order with three bad rows at 1280 px');
     await page.setViewportSize({ width: 375, height: 800 });
@@ -188,8 +192,12 @@ describe('quick order in a browser: paste 30 rows, fix one, add the rest to the 
     await statusSays(page, /^28 rows added to your cart \(\$[\d,.]+\)\. 2 of 2 rows need attention\.$/);
     await page.getByTestId('toast').filter({ hasText: '28 rows added to your cart' }).waitFor();
     expect(await page.getByTestId('quick-order-row').count()).toBe(2);
-    expect(await page.getByRole('textbox', { name: 'Part number, row 1' }).inputValue()).toBe(unknown.number);
-    expect(await page.getByRole('textbox', { name: 'Part number, row 2' }).inputValue()).toBe(belowMinimum.number);
+    expect(await page.getByRole('textbox', { name: 'Part number, row 1', exact: true }).inputValue()).toBe(
+      unknown.number,
+    );
+    expect(await page.getByRole('textbox', { name: 'Part number, row 2', exact: true }).inputValue()).toBe(
+      belowMinimum.number,
+    );
     await page
       .getByTestId('cart-count')
       .filter({ hasText: String(inCartBefore + 28) })
