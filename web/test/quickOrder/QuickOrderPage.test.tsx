@@ -155,6 +155,44 @@ describe('the quick order grid from the keyboard', () => {
   });
 });
 
+describe('a CSV file chosen in the page', () => {
+  // jsdom's File has no arrayBuffer() (every browser the shop supports has): read through its FileReader.
+  beforeAll(() => {
+    File.prototype.arrayBuffer ??= function arrayBuffer(this: File) {
+      return new Promise<ArrayBuffer>((resolve, reject) => {
+        const reader = new FileReader();
+        reader.onload = () => resolve(reader.result as ArrayBuffer);
+        reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+        reader.readAsArrayBuffer(this);
+      });
+    };
+  });
+  const upload = (file: File) => userEvent.upload(screen.getByLabelText('Upload a CSV file'), file);
+  const utf8File = (name: string, text: string) => new File([new TextEncoder().encode(text)], name);
+
+  it("adds the file's rows after the filled ones, its byte order mark, Windows line ends and header read as such", async () => {
+    renderPage();
+    await userEvent.type(numberCell(1), 'FA185HH');
+    await upload(utf8File('order.csv', '\ufeffPart number;Qty\r\nCR9EIX;50\r\n520VX3-120;10\r\n'));
+    await screen.findByText('2 rows added from order.csv (its header row skipped). Check them when you are ready.');
+    expect(rowCount()).toBe(3);
+    expect([2, 3].map((n) => (quantityCell(n) as HTMLInputElement).value)).toEqual(['50', '10']);
+  });
+
+  it('refuses a file that is not a CSV, with a message, and leaves the grid as it was', async () => {
+    renderPage();
+    await userEvent.type(numberCell(1), 'FA185HH');
+    await userEvent.upload(screen.getByLabelText('Upload a CSV file'), utf8File('order.xlsx', 'FA185HH,20'), {
+      applyAccept: false,
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'order.xlsx is not a CSV file: choose a .csv or .txt file (in a spreadsheet, Save as CSV)',
+    );
+    expect(rowCount()).toBe(3);
+    expect(numberCell(1)).toHaveValue('FA185HH');
+  });
+});
+
 describe("the server's check on each row", () => {
   const sent = [
     { number: 'FA185HH', quantity: '20', line: 1 },

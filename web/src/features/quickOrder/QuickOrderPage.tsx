@@ -35,7 +35,7 @@ import {
   type GridRow,
   type RowsChange,
 } from './gridRows';
-import { readQuickOrderFile } from './quickOrderFile';
+import { maxFileBytes, quickOrderFileMessages, readQuickOrderFile } from './quickOrderFile';
 import { QuickOrderRow, type Column, type RowHandlers } from './QuickOrderRow';
 import { SaveToList } from './SaveToList';
 
@@ -285,8 +285,14 @@ export default function QuickOrderPage() {
     const file = event.target.files?.[0];
     event.target.value = '';
     if (!file) return;
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const read = readQuickOrderFile(file.name, bytes);
+    // A file too large is refused before it is read into memory.
+    const read =
+      file.size > maxFileBytes
+        ? ({ ok: false, error: quickOrderFileMessages.tooBig(file.name) } as const)
+        : await file.arrayBuffer().then(
+            (buffer) => readQuickOrderFile(file.name, new Uint8Array(buffer)),
+            () => ({ ok: false, error: quickOrderFileMessages.unreadable(file.name) }) as const,
+          );
     if (!read.ok) {
       setStatus('');
       setRefusal(read.error);

@@ -15,6 +15,7 @@ export const quickOrderFileMessages = {
   notCsv: (name: string) => `${name} is not a CSV file: choose a .csv or .txt file (in a spreadsheet, Save as CSV)`,
   notText: (name: string) =>
     `${name} is not a text file (a spreadsheet's own format, or an image?): save it from the spreadsheet as CSV`,
+  unreadable: (name: string) => `${name} could not be read: choose it again`,
   empty: (name: string) => `${name} is empty: it holds no part numbers`,
   tooBig: (name: string) =>
     `${name} is larger than ${maxFileBytes / 1024 / 1024} MB: a quick order holds at most ${maxQuickOrderLines.toLocaleString('en-US')} rows`,
