@@ -172,6 +172,16 @@ const config: CodegenConfig = {
             documents: 'web/src/features/garage/picker.graphql',
             ...reactHooks,
           },
+          // Quick order's check and adding (issue 34), likewise for its page alone; the cart's fragment (and the part's
+          // it spreads) so that adding answers the whole cart for Apollo's cache.
+          'web/src/generated/quickOrder.tsx': {
+            documents: [
+              'web/src/features/quickOrder/quickOrder.graphql',
+              `${webOperations}/cart.graphql`,
+              `${webOperations}/fragments.graphql`,
+            ],
+            ...reactHooks,
+          },
           // The part page's own (its details, the fit for the current bike, the bikes it fits), for its chunk; the
           // shared fragments too, which its query spreads (what it does not use is left out of the bundle).
           'web/src/generated/partPage.tsx': {

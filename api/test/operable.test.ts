@@ -363,6 +363,7 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
       '/parts',
       '/portfolio',
       '/blog',
+      '/quick-order',
       '/login',
       '/signup',
       '/categories/brake-pads',
@@ -378,6 +379,7 @@ describe('honest pages: robots.txt, the sitemap, a title and description per pag
     ['/portfolio', 'Portfolio — PartsYard'],
     ['/login', 'Login — PartsYard'],
     ['/signup', 'Sign up — PartsYard'],
+    ['/quick-order', 'Quick order — PartsYard'],
   ])('%s answers 200 with its own title and a description, open to crawlers', async (pathname, title) => {
     const answer = await page(pathname);
     expect({ status: answer.status, title: answer.title, noindex: answer.noindex }).toEqual({

@@ -94,6 +94,13 @@ export const pages: PageInfo[] = [
     public: false,
   },
   {
+    path: '/quick-order',
+    title: `Quick order — ${siteName}`,
+    description:
+      'Order motorcycle parts by part number: type, paste from a spreadsheet or upload a CSV of up to 1,000 rows, see each price and problem, and add them to the cart at once.',
+    public: true,
+  },
+  {
     path: '/login',
     title: `Login — ${siteName}`,
     description: 'Log in to PartsYard to order parts, pay for your orders and review what you bought.',

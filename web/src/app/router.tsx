@@ -37,6 +37,7 @@ export const routes: RouteObject[] = [
           { path: 'portfolio', ...page(() => import('../features/portfolio/PortfolioPage')) },
           { path: 'blog', ...page(() => import('../features/blog/BlogPage')) },
           { path: 'cart', ...page(() => import('../features/cart/CartPage')) },
+          { path: 'quick-order', ...page(() => import('../features/quickOrder/QuickOrderPage')) },
           { path: 'login', ...page(() => import('../features/auth/LoginPage')) },
           { path: 'signup', ...page(() => import('../features/auth/SignupPage')) },
           {

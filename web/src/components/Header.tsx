@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { useAuth } from '../lib/auth';
+import { useAuth, useOptionalAuth } from '../lib/auth';
 import { useHydrated } from '../lib/hydration';
 import { CartBadge } from './cart/CartBadge';
 import { GarageButton } from './garage/GarageButton';
@@ -18,14 +18,21 @@ export const navLinks = [
 export const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `font-semibold ${isActive ? 'text-red-600' : 'text-gray-500 hover:text-gray-800'}`;
 
+/** Links for signed-in customers only: ordering by part number (issue 34). */
+export const signedInLinks = [{ to: '/quick-order', label: 'Quick order' }];
+
 /**
  * The site's navigation links: in the header on large screens and in the drawer on small ones (which passes
- * `onChoose` to close itself when a link is chosen).
+ * `onChoose` to close itself when a link is chosen). Quick order joins them once signed in (after hydration: the
+ * pre-rendered pages are a visitor's).
  */
 export function NavItems({ className, onChoose }: { className: string; onChoose?: () => void }) {
+  const signedIn = useOptionalAuth()?.status === 'signedIn';
+  const hydrated = useHydrated();
+  const links = hydrated && signedIn ? [...navLinks, ...signedInLinks] : navLinks;
   return (
     <ul className={className}>
-      {navLinks.map((l) => (
+      {links.map((l) => (
         <li key={l.to}>
           <NavLink to={l.to} end={l.to === '/'} className={navLinkClass} onClick={onChoose}>
             {l.label}
