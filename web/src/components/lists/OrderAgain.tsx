@@ -89,14 +89,19 @@ export function OrderAgainRefusal({ refusal, onClose }: { refusal: Refusal | nul
   const titleId = useId();
   const lines = refusal ? badLines(refusal.check) : [];
   return (
-    <Modal open={refusal !== null} onClose={onClose} labelledBy={titleId} className="modal modal-bottom sm:modal-middle">
+    <Modal
+      open={refusal !== null}
+      onClose={onClose}
+      labelledBy={titleId}
+      className="modal modal-bottom sm:modal-middle"
+    >
       <div className="modal-box flex flex-col gap-3" data-testid="order-again-refused">
         <h2 id={titleId} className="text-lg font-bold">
           Nothing was added to your cart
         </h2>
         <p>
-          {refusal?.label}: {lines.length} {lines.length === 1 ? 'part' : 'parts'} cannot be ordered as before, so
-          none went in. Your cart is unchanged.
+          {refusal?.label}: {lines.length} {lines.length === 1 ? 'part' : 'parts'} cannot be ordered as before, so none
+          went in. Your cart is unchanged.
         </p>
         <ul className="flex flex-col gap-2">
           {lines.map((line) => (

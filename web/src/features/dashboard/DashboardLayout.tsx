@@ -7,6 +7,7 @@ const everyone = [{ to: '/dashboard', label: 'My Profile', end: true }];
 const customers = [
   { to: '/dashboard/my-orders', label: 'My Orders' },
   { to: '/dashboard/add-review', label: 'Add Review' },
+  { to: '/dashboard/lists', label: 'My Lists' },
 ];
 const admins = [
   { to: '/dashboard/overview', label: 'Overview' },

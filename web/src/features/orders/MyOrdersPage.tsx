@@ -4,12 +4,7 @@ import { toast } from 'react-hot-toast/headless';
 import { Link } from 'react-router-dom';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { AddToListButton } from '../../components/lists/AddToList';
-import {
-  OrderAgainButton,
-  OrderAgainRefusal,
-  useOrderAgain,
-  type PastOrder,
-} from '../../components/lists/OrderAgain';
+import { OrderAgainButton, OrderAgainRefusal, useOrderAgain, type PastOrder } from '../../components/lists/OrderAgain';
 import { OrderStatusBadge, PaymentAftermath, orderDate } from '../../components/OrderStatusBadge';
 import { Spinner } from '../../components/Spinner';
 import { Cell, RowHeader, StackedTable } from '../../components/StackedTable';
