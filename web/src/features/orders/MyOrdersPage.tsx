@@ -37,16 +37,18 @@ function CheckoutHeading({
   const label = `Checkout ${orderNumber(id)}`;
   return (
     <tr className="bg-base-200" data-testid="checkout-group">
-      <th colSpan={8} scope="rowgroup" className="text-left font-semibold">
+      <th colSpan={orders.length > 1 ? 6 : 8} scope="rowgroup" className="text-left font-semibold">
         Checkout {orderNumber(id)}: {orders.length} {orders.length === 1 ? 'part' : 'parts'}, {formatDollars(total)}{' '}
         {orders.every((o) => o.paid)
           ? '· paid with one payment'
           : orders.some((o) => o.status === 'UNPAID')
             ? '· paid together with one payment'
             : ''}
-        {orders.length > 1 && (
-          // Every order of the checkout back into the cart at once (issue 34 point 2).
-          <span className="mt-2 flex flex-wrap gap-2 font-normal">
+      </th>
+      {orders.length > 1 && (
+        // Every order of the checkout back into the cart at once (issue 34 point 2).
+        <td colSpan={2}>
+          <span className="flex flex-wrap gap-2">
             <OrderAgainButton
               from={{ checkoutId: id }}
               label={label}
@@ -60,8 +62,8 @@ function CheckoutHeading({
               what={`: the whole checkout ${orderNumber(id)}`}
             />
           </span>
-        )}
-      </th>
+        </td>
+      )}
     </tr>
   );
 }
