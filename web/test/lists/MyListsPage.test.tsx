@@ -2,11 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
 import MyListsPage from '../../src/features/lists/MyListsPage';
-import {
-  CreateSavedListDocument,
-  DeleteSavedListDocument,
-  RenameSavedListDocument,
-} from '../../src/generated/lists';
+import { CreateSavedListDocument, DeleteSavedListDocument, RenameSavedListDocument } from '../../src/generated/lists';
 import { polyfillDialog, renderShopping } from '../shopping/renderShopping';
 import { listsAnswer, savedList, summary } from './listMocks';
 
@@ -29,10 +25,7 @@ describe('My Lists', () => {
     expect(within(row).getByText('3')).toBeInTheDocument();
     expect(within(row).getByRole('button', { name: 'Rename Workshop consumables' })).toBeInTheDocument();
     expect(within(row).getByRole('button', { name: 'Delete Workshop consumables' })).toBeInTheDocument();
-    expect(within(row).getByText((_, el) => el?.tagName === 'TIME')).toHaveAttribute(
-      'datetime',
-      consumables.updatedAt,
-    );
+    expect(within(row).getByText((_, el) => el?.tagName === 'TIME')).toHaveAttribute('datetime', consumables.updatedAt);
   });
 
   it('creates a list by name, toasts, and lists it', async () => {

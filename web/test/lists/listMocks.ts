@@ -103,7 +103,9 @@ export const checkLine = (
   quantity: '20',
   part: p ? { __typename: 'Part', id: p.id, name: p.name, sku: p.sku } : null,
   problem: problem ? { __typename: 'QuickOrderProblem', kind: problem.kind as never, message: problem.message } : null,
-  replacement: replacement ? { __typename: 'Part', id: replacement.id, name: replacement.name, sku: replacement.sku } : null,
+  replacement: replacement
+    ? { __typename: 'Part', id: replacement.id, name: replacement.name, sku: replacement.sku }
+    : null,
   replacementProblem: null,
   note: null,
 });
