@@ -22,7 +22,7 @@ const lines = [
     unitPrice: 12,
     lineTotal: 120,
     problem: 'EBC-FA196 (Brake Pads FA196 (old)) is replaced by EBC-FA196HH (Brake Pads FA196HH): take the replacement',
-    replacement: { __typename: 'Part', id: newPads.id, name: newPads.name, sku: newPads.sku },
+    replacement: newPads,
   }),
   listLine({ part: filter, quantity: 30, unitPrice: 5, lineTotal: 150 }),
 ];

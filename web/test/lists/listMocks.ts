@@ -72,8 +72,8 @@ export const savedList = (
   ...over,
 });
 
-export const summary = (id: string, name: string, lineCount: number): SavedListsQuery['savedLists'][number] => ({
-  __typename: 'SavedListSummary',
+export const summary = (id: string, name: string, lineCount: number) => ({
+  __typename: 'SavedListSummary' as const,
   id,
   name,
   lineCount,
@@ -96,13 +96,19 @@ export const checkLine = (
   p: ReturnType<typeof part> | null,
   problem?: { kind: string; message: string },
   replacement?: ReturnType<typeof part>,
-): CheckLine => ({
+) => ({
   __typename: 'QuickOrderLine',
   line,
   number: p?.sku ?? 'GONE-1',
   quantity: '20',
   part: p ? { __typename: 'Part', id: p.id, name: p.name, sku: p.sku } : null,
-  problem: problem ? { __typename: 'QuickOrderProblem', kind: problem.kind as never, message: problem.message } : null,
+  problem: problem
+    ? {
+        __typename: 'QuickOrderProblem',
+        kind: problem.kind as CheckLine['problem'] extends infer P ? (P extends { kind: infer K } ? K : never) : never,
+        message: problem.message,
+      }
+    : null,
   replacement: replacement
     ? { __typename: 'Part', id: replacement.id, name: replacement.name, sku: replacement.sku }
     : null,
@@ -111,10 +117,10 @@ export const checkLine = (
 });
 
 /** What putting lines into the cart answers: all added (an empty cart stands for the new one in these tests), or none. */
-export const cartFromLines = (lines: CheckLine[]): CartFromLinesFieldsFragment => {
+export const cartFromLines = (lines: CheckLine[]) => {
   const bad = lines.filter((l) => l.problem).length;
   return {
-    __typename: 'CartFromLines',
+    __typename: 'CartFromLines' as const,
     added: bad === 0,
     check: { __typename: 'QuickOrderCheck', problemCount: bad, ready: bad === 0, lines },
     cart: { __typename: 'Cart', total: 0, units: 0, problem: null, ready: false, lines: [] },
