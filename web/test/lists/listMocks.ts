@@ -45,7 +45,9 @@ export const part = (id: string, name: string, sku: string) => ({
 });
 
 /** A list's line: `quantity` of a part at `unitPrice`. */
-export const listLine = (over: Partial<Line> & { part: Line['part'] }): Line & { __typename: 'SavedListLine' } => ({
+export const listLine = (
+  over: Partial<Line> & { part: (Line['part'] & { sku?: string }) | null },
+): Line & { __typename: 'SavedListLine' } => ({
   __typename: 'SavedListLine',
   sku: over.part?.sku ?? 'SKU',
   partName: over.part?.name ?? 'Part',
@@ -54,7 +56,6 @@ export const listLine = (over: Partial<Line> & { part: Line['part'] }): Line & {
   unitPrice: 2.5,
   lineTotal: 50,
   problem: null,
-  addedAt: '2026-03-01T10:00:00.000Z',
   ...over,
 });
 
