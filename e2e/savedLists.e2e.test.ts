@@ -121,7 +121,12 @@ describe('order again and saved lists, in a browser (issue 34)', () => {
     await dialog.getByRole('radio', { name: 'Workshop consumables (1 part)' }).check();
     await dialog.getByRole('button', { name: 'Add to list' }).click();
     // 4. The toast's link opens the list: both parts; the whole list goes into the cart in one step.
-    await page.getByRole('link', { name: 'View list' }).last().click();
+    await page
+      .getByTestId('toast')
+      .filter({ hasText: 'Added to Workshop consumables.' })
+      .first()
+      .getByRole('link', { name: 'View list' })
+      .click();
     await page.getByRole('heading', { name: 'Workshop consumables' }).waitFor();
     await page.getByTestId('list-line').nth(1).waitFor();
     expect(await page.getByTestId('list-line').count()).toBe(2);
