@@ -248,7 +248,7 @@ export default function SavedListPage() {
                       <span>{line.partName}</span>
                     )}
                   </th>
-                  <Cell label="SKU" className="font-mono text-sm">
+                  <Cell label="SKU" className="font-mono text-sm whitespace-nowrap">
                     {line.sku}
                   </Cell>
                   <Cell label="Quantity">
