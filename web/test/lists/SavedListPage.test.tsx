@@ -93,6 +93,28 @@ describe('A saved list', () => {
     expect(field).toHaveAttribute('aria-invalid', 'true');
   });
 
+  it("a replaced part's line takes its replacement in one click, at the same quantity", async () => {
+    const taken = listLine({ part: newPads, quantity: 10, unitPrice: 13, lineTotal: 130 });
+    renderList([
+      listAnswer(list),
+      {
+        request: { query: SetSavedListLineDocument, variables: { id: 'list-1', partId: newPads.id, quantity: 10 } },
+        result: { data: { setSavedListLine: savedList([lines[0], lines[1], lines[2], taken]) } },
+      },
+      {
+        request: { query: RemoveSavedListLineDocument, variables: { id: 'list-1', partId: oldPads.id } },
+        result: { data: { removeSavedListLine: savedList([lines[0], lines[2], taken]) } },
+      },
+    ]);
+    const row = await rowOf(oldPads.name);
+    await userEvent.click(within(row).getByRole('button', { name: `Take the replacement for ${oldPads.name}` }));
+    expect(
+      await screen.findByText(`${newPads.name} replaces ${oldPads.name} in Workshop consumables.`),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('link', { name: oldPads.name })).toBeNull());
+    expect(within(await rowOf(newPads.name)).getByLabelText(`Quantity of ${newPads.name}`)).toHaveValue(10);
+  });
+
   it('removes a line', async () => {
     renderList([
       listAnswer(list),

@@ -119,6 +119,7 @@ export default function SavedListPage() {
   const { listId = '' } = useParams();
   const { data, loading, error } = useSavedListQuery({ variables: { id: listId }, fetchPolicy: 'cache-and-network' });
   const [removeLine] = useRemoveSavedListLineMutation({ refetchQueries: ['SavedLists'] });
+  const [setLine] = useSetSavedListLineMutation();
   const [toCart, { loading: adding }] = useSavedListToCartMutation({
     update: (cache, r) => {
       if (r.data?.savedListToCart.added) writeCart(cache, r.data.savedListToCart.cart);
@@ -173,6 +174,23 @@ export default function SavedListPage() {
       if (bad.length) setFocusRow(Math.min(...bad.map((l) => l.line)));
     } catch (e) {
       setStatus(errorMessage(e));
+    }
+  };
+
+  // A replaced part's line becomes its replacement's, at the same quantity (the replacement first, so a refusal
+  // leaves the line as it was).
+  const takeReplacement = async (line: ListLine) => {
+    if (!line.part || !line.replacement) return;
+    setRemoving(line.part.id);
+    try {
+      await setLine({ variables: { id: list.id, partId: line.replacement.id, quantity: line.quantity } });
+      await removeLine({ variables: { id: list.id, partId: line.part.id } });
+      setChecked(new Map());
+      toast.success(`${line.replacement.name} replaces ${line.part.name} in ${list.name}.`);
+    } catch (e) {
+      toast.error(errorMessage(e));
+    } finally {
+      setRemoving(null);
     }
   };
 
@@ -285,7 +303,18 @@ export default function SavedListPage() {
                   </Cell>
                   <Cell label="">
                     {part && (
-                      <span className="flex justify-end md:justify-start">
+                      <span className="flex flex-wrap justify-end gap-1 md:justify-start">
+                        {line.replacement && (
+                          <BusyButton
+                            type="button"
+                            spinner="xs"
+                            className="btn btn-outline btn-primary btn-sm"
+                            busy={removing === part.id}
+                            onClick={() => void takeReplacement(line)}
+                          >
+                            Take the replacement<span className="sr-only"> for {part.name}</span>
+                          </BusyButton>
+                        )}
                         <BusyButton
                           type="button"
                           spinner="xs"
