@@ -222,13 +222,23 @@ export function AddToListButton({
 }) {
   const customer = useIsCustomer();
   const [open, setOpen] = useState(false);
+  // The dialog is made when first asked for (a page of 20 orders holds 20 buttons), then kept for its focus return.
+  const [wanted, setWanted] = useState(false);
   if (!customer) return null;
   return (
     <>
-      <button type="button" className={className} aria-haspopup="dialog" onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        className={className}
+        aria-haspopup="dialog"
+        onClick={() => {
+          setWanted(true);
+          setOpen(true);
+        }}
+      >
         Add to a list{what && <span className="sr-only"> {what}</span>}
       </button>
-      <AddToListDialog source={source} open={open} onClose={() => setOpen(false)} />
+      {wanted && <AddToListDialog source={source} open={open} onClose={() => setOpen(false)} />}
     </>
   );
 }
