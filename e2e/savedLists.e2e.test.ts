@@ -131,6 +131,19 @@ describe('order again and saved lists, in a browser (issue 34)', () => {
     await page.getByTestId('list-line').nth(1).waitFor();
     expect(await page.getByTestId('list-line').count()).toBe(2);
     await checkAtBothWidths(page, 'a saved list');
+    // More than the stock of one part: the list is refused as a whole, that row says why and takes the focus.
+    const quantity = page.getByLabel(`Quantity of ${listed.name}`);
+    const wanted = await quantity.inputValue();
+    await quantity.fill(String(listed.available + listed.packSize));
+    await quantity.press('Enter');
+    await page.getByTestId('list-line-problem').first().waitFor();
+    await page.getByRole('button', { name: 'Add list to cart' }).click();
+    await page.getByText(/^Nothing was added to your cart: 1 line has a problem\./).waitFor();
+    expect(await quantity.evaluate((el) => el === document.activeElement)).toBe(true);
+    await checkAtBothWidths(page, 'a saved list refused');
+    await quantity.fill(wanted);
+    await quantity.press('Enter');
+    await page.getByTestId('list-line-problem').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Add list to cart' }).click();
     await page.getByText('Added the 2 parts of Workshop consumables to your cart.').waitFor();
     // The header's cart badge follows at once: both parts are in the cart now.

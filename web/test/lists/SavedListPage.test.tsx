@@ -146,6 +146,12 @@ describe('A saved list', () => {
           },
         },
       },
+      {
+        request: { query: SetSavedListLineDocument, variables: { id: 'list-1', partId: 'p-filter', quantity: 12 } },
+        result: {
+          data: { setSavedListLine: savedList([lines[0], lines[1], { ...lines[2], quantity: 12, lineTotal: 60 }]) },
+        },
+      },
     ]);
     await userEvent.click(await screen.findByRole('button', { name: 'Add list to cart' }));
     expect(await screen.findByRole('status')).toHaveTextContent(
@@ -156,6 +162,11 @@ describe('A saved list', () => {
     const padsField = within(await rowOf(oldPads.name)).getByLabelText(`Quantity of ${oldPads.name}`);
     await waitFor(() => expect(padsField).toHaveFocus());
     expect(within(await rowOf(plugs.name)).getByText('—')).toBeInTheDocument();
+    // A new quantity kept: the row's word from that check no longer holds.
+    const filterField = within(filterRow).getByLabelText(`Quantity of ${filter.name}`);
+    await userEvent.clear(filterField);
+    await userEvent.type(filterField, '12{Enter}');
+    await waitFor(() => expect(within(filterRow).queryByTestId('list-line-problem')).toBeNull());
   });
 
   it('Add list to cart: every line in, a toast', async () => {

@@ -25,12 +25,15 @@ function QuantityField({
   describedBy,
   inputRef,
   onProblem,
+  onSaved,
 }: {
   listId: string;
   line: ListLine & { part: NonNullable<ListLine['part']> };
   describedBy?: string;
   inputRef?: (el: HTMLInputElement | null) => void;
   onProblem: (message: string | null) => void;
+  /** The new quantity was kept: the last check's word on this line no longer holds. */
+  onSaved: () => void;
 }) {
   const [value, setValue] = useState(String(line.quantity));
   const [setLine, { loading }] = useSetSavedListLineMutation();
@@ -46,6 +49,7 @@ function QuantityField({
     onProblem(null);
     try {
       await setLine({ variables: { id: listId, partId: line.part.id, quantity } });
+      onSaved();
     } catch (e) {
       onProblem(errorMessage(e));
     }
@@ -279,6 +283,13 @@ export default function SavedListPage() {
                           if (el) inputs.current.set(position, el);
                           else inputs.current.delete(position);
                         }}
+                        onSaved={() =>
+                          setChecked((all) => {
+                            const next = new Map(all);
+                            next.delete(position);
+                            return next;
+                          })
+                        }
                         onProblem={(m) =>
                           setOwn((all) => {
                             const next = { ...all };
@@ -308,7 +319,7 @@ export default function SavedListPage() {
                           <BusyButton
                             type="button"
                             spinner="xs"
-                            className="btn btn-outline btn-primary btn-sm"
+                            className="btn btn-outline btn-primary btn-sm bg-base-100"
                             busy={removing === part.id}
                             onClick={() => void takeReplacement(line)}
                           >
