@@ -8,6 +8,7 @@ const customers = [
   { to: '/dashboard/my-orders', label: 'My Orders' },
   { to: '/dashboard/add-review', label: 'Add Review' },
   { to: '/quick-order', label: 'Quick Order' },
+  { to: '/dashboard/lists', label: 'My Lists' },
 ];
 const admins = [
   { to: '/dashboard/overview', label: 'Overview' },
