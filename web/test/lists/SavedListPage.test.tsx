@@ -52,7 +52,7 @@ describe('A saved list', () => {
     expect(screen.getByTestId('list-total')).toHaveTextContent('$234.00');
   });
 
-  it('a gone part keeps its name and SKU, without a link, a price or a quantity field', async () => {
+  it('a gone part keeps its name and SKU, without a link, a price or a quantity field, and is removed by its line', async () => {
     const gone = listLine({
       part: null,
       partName: 'Chain Lube 400 ml',
@@ -61,11 +61,21 @@ describe('A saved list', () => {
       lineTotal: null,
       problem: 'This part is no longer sold',
     });
-    renderList([listAnswer(savedList([gone]))]);
-    const row = (await screen.findByText('Chain Lube 400 ml')).closest('tr') as HTMLElement;
+    renderList([
+      listAnswer(savedList([gone])),
+      {
+        request: { query: RemoveSavedListLineDocument, variables: { id: 'list-1', lineId: gone.id } },
+        result: { data: { removeSavedListLine: savedList([]) } },
+      },
+    ]);
+    const row = (await screen.findByText('Chain Lube 400 ml', { selector: 'th span:not(.sr-only)' })).closest(
+      'tr',
+    ) as HTMLElement;
     expect(within(row).queryByRole('link')).toBeNull();
     expect(within(row).queryByRole('spinbutton')).toBeNull();
     expect(within(row).getByText('This part is no longer sold')).toBeInTheDocument();
+    await userEvent.click(within(row).getByRole('button', { name: 'Remove Chain Lube 400 ml' }));
+    expect(await screen.findByText(/This list is empty/)).toBeInTheDocument();
   });
 
   it('changes a quantity on Enter and keeps the refusal with its row', async () => {

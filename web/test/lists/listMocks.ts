@@ -49,6 +49,7 @@ export const listLine = (
   over: Partial<Line> & { part: (Line['part'] & { sku?: string }) | null },
 ): Line & { __typename: 'SavedListLine' } => ({
   __typename: 'SavedListLine',
+  id: `line-${over.part?.id ?? over.sku ?? 'gone'}`,
   sku: over.part?.sku ?? 'SKU',
   partName: over.part?.name ?? 'Part',
   quantity: 20,

@@ -185,7 +185,7 @@ export default function SavedListPage() {
   // leaves the line as it was).
   const takeReplacement = async (line: ListLine) => {
     if (!line.part || !line.replacement) return;
-    setRemoving(line.part.id);
+    setRemoving(line.id);
     try {
       await setLine({ variables: { id: list.id, partId: line.replacement.id, quantity: line.quantity } });
       await removeLine({ variables: { id: list.id, partId: line.part.id } });
@@ -198,13 +198,15 @@ export default function SavedListPage() {
     }
   };
 
+  // A line whose part was deleted from the catalog is named by its own id (it has no part id).
   const remove = async (line: ListLine) => {
-    if (!line.part) return;
-    setRemoving(line.part.id);
+    setRemoving(line.id);
     try {
-      await removeLine({ variables: { id: list.id, partId: line.part.id } });
+      await removeLine({
+        variables: line.part ? { id: list.id, partId: line.part.id } : { id: list.id, lineId: line.id },
+      });
       setChecked(new Map());
-      toast.success(`Removed ${line.part.name} from ${list.name}.`);
+      toast.success(`Removed ${line.part?.name ?? line.partName} from ${list.name}.`);
     } catch (e) {
       toast.error(errorMessage(e));
     } finally {
@@ -242,7 +244,7 @@ export default function SavedListPage() {
           <tbody>
             {list.lines.map((line, index) => {
               const position = index + 1;
-              const key = line.part?.id ?? `gone-${line.sku}-${index}`;
+              const key = line.id;
               const check = checked.get(position);
               const problemId = `list-line-problem-${position}`;
               const hasProblem = Boolean(check?.problem || line.problem || own[key]);
@@ -313,30 +315,28 @@ export default function SavedListPage() {
                     <RowProblem id={problemId} line={line} checked={check} own={own[key]} />
                   </Cell>
                   <Cell label="">
-                    {part && (
-                      <span className="flex flex-wrap justify-end gap-1 md:justify-start">
-                        {line.replacement && (
-                          <BusyButton
-                            type="button"
-                            spinner="xs"
-                            className="btn btn-outline btn-primary btn-sm bg-base-100"
-                            busy={removing === part.id}
-                            onClick={() => void takeReplacement(line)}
-                          >
-                            Take the replacement<span className="sr-only"> for {part.name}</span>
-                          </BusyButton>
-                        )}
+                    <span className="flex flex-wrap justify-end gap-1 md:justify-start">
+                      {part && line.replacement && (
                         <BusyButton
                           type="button"
                           spinner="xs"
-                          className="btn btn-ghost btn-sm text-red-700"
-                          busy={removing === part.id}
-                          onClick={() => void remove(line)}
+                          className="btn btn-outline btn-primary btn-sm bg-base-100"
+                          busy={removing === line.id}
+                          onClick={() => void takeReplacement(line)}
                         >
-                          Remove<span className="sr-only"> {part.name}</span>
+                          Take the replacement<span className="sr-only"> for {part.name}</span>
                         </BusyButton>
-                      </span>
-                    )}
+                      )}
+                      <BusyButton
+                        type="button"
+                        spinner="xs"
+                        className="btn btn-ghost btn-sm text-red-700"
+                        busy={removing === line.id}
+                        onClick={() => void remove(line)}
+                      >
+                        Remove<span className="sr-only"> {part?.name ?? line.partName}</span>
+                      </BusyButton>
+                    </span>
                   </Cell>
                 </tr>
               );
