@@ -7,6 +7,7 @@ const everyone = [{ to: '/dashboard', label: 'My Profile', end: true }];
 const customers = [
   { to: '/dashboard/my-orders', label: 'My Orders' },
   { to: '/dashboard/add-review', label: 'Add Review' },
+  { to: '/dashboard/company', label: 'My Company' },
   { to: '/quick-order', label: 'Quick Order' },
 ];
 const admins = [
@@ -16,6 +17,7 @@ const admins = [
   { to: '/dashboard/add-parts', label: 'Add A Part' },
   { to: '/dashboard/manage-parts', label: 'Manage Parts' },
   { to: '/dashboard/imports', label: 'Import Catalog' },
+  { to: '/dashboard/companies', label: 'Companies' },
   { to: '/dashboard/messages', label: 'Messages' },
 ];
 
