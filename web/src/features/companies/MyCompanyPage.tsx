@@ -20,13 +20,12 @@ import { CompanyForm } from './companyForms';
 import { CompanyView, dayOf } from './CompanyView';
 import { roleLabel } from './roles';
 
-/** The caller is now in `company` (created or joined): My Company shows it, and no invitation is left to take. */
+/** The caller is now in `company` (created or joined): My Company shows it (invitations no longer show). */
 const joined = (cache: ApolloCache<unknown>, company: CompanyDetailsFragment | undefined) => {
   if (company)
-    cache.writeQuery<MyCompanyQuery>({
-      query: MyCompanyDocument,
-      data: { myCompany: company, myCompanyInvitations: [] },
-    });
+    cache.updateQuery<MyCompanyQuery>({ query: MyCompanyDocument }, (current) =>
+      current ? { ...current, myCompany: company } : current,
+    );
 };
 
 /** Open invitations to the caller's verified address: accept (joins the company) or decline. */
