@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { expectAccessible } from './support/axe';
-import { loginAs, screenshot, startShop, type Shop } from './support/shop';
+import { demo, loginAs, screenshot, startShop, type Shop } from './support/shop';
 
 /**
  * Issue 35 point 1 in a browser: customer A creates a company (the server's message under its field first) and
  * invites B's verified address; B signs in, sees the invitation and accepts it; A sees B as a buyer. axe at 1280
- * and 375 px along the way.
+ * and 375 px along the way; a shop admin finds the company in Companies and opens it.
  */
 
 /** Nothing on the page is wider than the screen. */
@@ -75,5 +75,17 @@ describe('companies in a browser: create, invite, accept', () => {
     await screenshot(pageA, 'company-admin-375');
     await contextA.close();
     await contextB.close();
+
+    const { context: contextAdmin, page: admin } = await shop.newPage(1280);
+    await loginAs(admin, demo.admin.email, demo.admin.password);
+    await admin.goto('/dashboard/companies');
+    await admin.getByRole('searchbox', { name: 'Search companies' }).fill(name);
+    await admin.getByTestId('company-row').filter({ hasText: 'GB 123 456' }).waitFor();
+    await expectAccessible(admin, 'Companies, 1280 px');
+    await admin.getByRole('link', { name }).click();
+    await admin.getByRole('heading', { name, exact: true }).waitFor();
+    await admin.getByTestId('member-row').filter({ hasText: b.email }).waitFor();
+    await expectAccessible(admin, "A company's page for a shop admin, 1280 px");
+    await contextAdmin.close();
   });
 });
