@@ -5,6 +5,7 @@ import MyCompanyPage from '../../src/features/companies/MyCompanyPage';
 import {
   AcceptCompanyInvitationDocument,
   CreateCompanyDocument,
+  DeclineCompanyInvitationDocument,
   MyCompanyDocument,
   SetCompanyMemberRoleDocument,
 } from '../../src/generated/companies';
@@ -90,6 +91,22 @@ describe('My Company', () => {
     expect(screen.queryByRole('region', { name: 'Members' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Remove the address/ })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Leave company' })).toBeInTheDocument();
+  });
+
+  it('an invitation declined goes away', async () => {
+    renderAdmin(<MyCompanyPage />, [
+      myCompany(null, [invitationToMe]),
+      {
+        request: { query: DeclineCompanyInvitationDocument, variables: { id: 'i1' } },
+        result: {
+          data: { declineCompanyInvitation: { __typename: 'CompanyInvitation', id: 'i1', status: 'DECLINED' } },
+        },
+      },
+    ]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Decline the invitation from Moto Works Ltd' }));
+    expect(await screen.findByText('Invitation from Moto Works Ltd declined.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('my-invitation')).not.toBeInTheDocument());
+    expect(screen.getByText(/No invitations for you/)).toBeInTheDocument();
   });
 
   it('a company admin changes a member’s role; the last admin refused by the server is toasted and kept', async () => {

@@ -136,7 +136,14 @@ export default function MyCompanyPage() {
     return (
       <div className="flex flex-col gap-6">
         <h2 className="text-2xl font-bold">My Company</h2>
-        <InvitationsToMe invitations={data.myCompanyInvitations} />
+        {data.myCompanyInvitations.length > 0 ? (
+          <InvitationsToMe invitations={data.myCompanyInvitations} />
+        ) : (
+          <p className="text-base-content/80">
+            No invitations for you. A company&apos;s invitation shows here when you are signed in with the invited email
+            address, verified.
+          </p>
+        )}
         <section className="card bg-base-100 shadow-md" aria-labelledby="create-company">
           <div className="card-body gap-4 max-sm:px-4">
             <h3 id="create-company" className="card-title">
