@@ -187,6 +187,16 @@ const config: CodegenConfig = {
             ],
             ...reactHooks,
           },
+          // Saved lists and order again (issue 34), for the lists pages and the add-to-list menu; with the cart's
+          // fragments, whose answer these mutations write into the cache.
+          'web/src/generated/lists.tsx': {
+            documents: [
+              'web/src/features/lists/lists.graphql',
+              `${webOperations}/fragments.graphql`,
+              `${webOperations}/cart.graphql`,
+            ],
+            ...reactHooks,
+          },
           // The part page's own (its details, the fit for the current bike, the bikes it fits), for its chunk; the
           // shared fragments too, which its query spreads (what it does not use is left out of the bundle).
           'web/src/generated/partPage.tsx': {

@@ -130,6 +130,12 @@ export const pages: PageInfo[] = [
   dashboard('', 'My Profile', 'Your profile.'),
   dashboard('/my-orders', 'My Orders', 'Your orders: pay, cancel, follow them.'),
   dashboard('/add-review', 'Add Review', 'Review the parts you paid for.'),
+  dashboard('/lists', 'My Lists', 'Your saved lists of parts: create, rename, delete them.'),
+  dashboard(
+    '/lists/:listId',
+    'A saved list',
+    'One of your saved lists: its parts, quantities and prices; into the cart.',
+  ),
   dashboard('/overview', 'Overview', 'The business at a glance: revenue, orders, stock, messages.'),
   dashboard('/users', 'All Users', 'Every account of the shop.'),
   dashboard('/all-orders', 'Manage All Orders', 'Every order of the shop.'),

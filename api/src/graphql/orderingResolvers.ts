@@ -32,8 +32,8 @@ export const orderingMutations: Pick<
   deleteSavedList: (_, { id }, { services, actor }) => services.savedLists.deleteSavedList(actor, id),
   setSavedListLine: (_, { id, partId, quantity }, { services, actor }) =>
     services.savedLists.setSavedListLine(actor, id, partId, quantity),
-  removeSavedListLine: (_, { id, partId }, { services, actor }) =>
-    services.savedLists.removeSavedListLine(actor, id, partId),
+  removeSavedListLine: (_, { id, partId, lineId }, { services, actor }) =>
+    services.savedLists.removeSavedListLine(actor, id, { partId, lineId }),
   addCartToSavedList: (_, { id }, { services, actor }) => services.savedLists.addCartToSavedList(actor, id),
   addQuickOrderToSavedList: (_, { id, lines }, { services, actor }) =>
     services.savedLists.addQuickOrderToSavedList(actor, id, lines),

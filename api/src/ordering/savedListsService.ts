@@ -31,6 +31,7 @@ export const savedListMessages = {
   tooManyLines: `A list holds at most ${maxSavedListLines} parts`,
   notYours: 'This list is not yours',
   notInList: 'This part is not in the list',
+  partOrLine: 'Name the line by its part (partId) or by itself (lineId), one of them',
   quantity: `The quantity must be a whole number from 1 to ${limits.maxQuantity}`,
   emptyList: 'This list is empty: add parts to it first',
   emptyCart: 'Your cart is empty',
@@ -40,6 +41,8 @@ export const savedListMessages = {
 
 /** A list's line as shown: the part now (null once gone; its replacement when replaced), and what it costs. */
 export interface SavedListLineView {
+  /** The line itself: how a line whose part was deleted is named (it has no part id). */
+  id: string;
   partId: string | null;
   part: PartRow | null;
   /** The part's SKU and name when the line was written (what the list shows once the part is gone). */
@@ -199,6 +202,7 @@ export function createSavedListsService(deps: { db: Db; quickOrder: QuickOrderSe
           ? `Replaced by ${replacement.sku} (${replacement.name})`
           : (classifiedAmountProblem(part, line.quantity)?.message ?? null);
       return {
+        id: line.id,
         partId: line.partId,
         part,
         sku: part?.sku ?? line.sku,
@@ -317,13 +321,21 @@ export function createSavedListsService(deps: { db: Db; quickOrder: QuickOrderSe
     },
 
     /** Takes a part out of a list (NOT_FOUND when it is not there). */
-    async removeSavedListLine(actor: Actor | null, listId: unknown, partId: unknown): Promise<SavedListView> {
+    async removeSavedListLine(
+      actor: Actor | null,
+      listId: unknown,
+      which: { partId?: unknown; lineId?: unknown },
+    ): Promise<SavedListView> {
       const { list } = await ownList('lists.removeLine', actor, listId);
-      if (typeof partId !== 'string' || !isId(partId)) throw notFound('Part');
+      const given = (value: unknown) => value !== undefined && value !== null;
+      if (given(which.partId) === given(which.lineId)) throw badInput({ partId: savedListMessages.partOrLine });
+      const id = given(which.partId) ? which.partId : which.lineId;
+      if (typeof id !== 'string' || !isId(id)) throw notFound(given(which.partId) ? 'Part' : 'Line');
+      const column = given(which.partId) ? savedListLines.partId : savedListLines.id;
       await withListHeld(list.id, async (tx) => {
         const removed = await tx
           .delete(savedListLines)
-          .where(and(eq(savedListLines.listId, list.id), eq(savedListLines.partId, partId)))
+          .where(and(eq(savedListLines.listId, list.id), eq(column, id)))
           .returning({ id: savedListLines.id });
         if (!removed.length) throw badInput({ partId: savedListMessages.notInList });
       });

@@ -73,6 +73,7 @@ const listDocument = (list: SavedListView) => ({
   _id: list.id,
   name: list.name,
   lines: list.lines.map((l) => ({
+    _id: l.id,
     partId: l.partId,
     sku: l.sku,
     name: l.partName,
@@ -239,7 +240,10 @@ export function addOrderingRoutes(router: Router, route: RouteOf, services: Serv
           await lists.removeSavedListLine(
             await actorOf(caller),
             String(req.params.id ?? ''),
-            String(req.params.partId ?? ''),
+            // `?by=line`: the segment is the line's own id (a line whose part was deleted has no part id).
+            req.query.by === 'line'
+              ? { lineId: String(req.params.partId ?? '') }
+              : { partId: String(req.params.partId ?? '') },
           ),
         ),
       privately,

@@ -428,9 +428,35 @@ describe.each(databaseKinds)('ordering by part number (%s)', (kind) => {
         [b.id, 3],
         [c.id, 1],
       ]);
-      await lists().removeSavedListLine(owner, list.id, a.id);
+      await lists().removeSavedListLine(owner, list.id, { partId: a.id });
       expect(await lists().deleteSavedList(owner, list.id)).toBe(list.id);
       await expectAppError(lists().savedList(owner, list.id), 'NOT_FOUND');
+    });
+
+    it('a line whose part was deleted says so, blocks the list, and is removed by its own id; then the list goes in', async () => {
+      const owner = await customer();
+      const kept = await part('Kept');
+      const doomed = await part('Doomed');
+      const list = await lists().createSavedList(owner, 'Old kit');
+      await lists().setSavedListLine(owner, list.id, kept.id, 2);
+      await lists().setSavedListLine(owner, list.id, doomed.id, 1);
+      // A part deleted from the catalog leaves its line without a part id (saved_list_lines.part_id: set null).
+      await db().delete(parts).where(eq(parts.id, doomed.id));
+      const view = await lists().savedList(owner, list.id);
+      const goneLine = view.lines.find((l) => l.partId === null);
+      expect(goneLine).toMatchObject({ sku: doomed.sku, problem: savedListMessages.partGone });
+      expect((await lists().savedListToCart(owner, list.id)).added).toBe(false);
+      // Named by neither or both: refused; by another list's line: not in this list.
+      await expectAppError(lists().removeSavedListLine(owner, list.id, {}), 'BAD_USER_INPUT');
+      await expectAppError(
+        lists().removeSavedListLine(owner, list.id, { partId: kept.id, lineId: goneLine!.id }),
+        'BAD_USER_INPUT',
+      );
+      const stranger = await customer();
+      await expectAppError(lists().removeSavedListLine(stranger, list.id, { lineId: goneLine!.id }), 'FORBIDDEN');
+      const after = await lists().removeSavedListLine(owner, list.id, { lineId: goneLine!.id });
+      expect(after.lines.map((l) => l.partId)).toEqual([kept.id]);
+      expect((await lists().savedListToCart(owner, list.id)).added).toBe(true);
     });
 
     it('a list with a part that loses its stock goes into the cart not at all', async () => {
@@ -462,7 +488,7 @@ describe.each(databaseKinds)('ordering by part number (%s)', (kind) => {
           lists().renameSavedList(stranger, list.id, 'Theirs'),
           lists().deleteSavedList(stranger, list.id),
           lists().setSavedListLine(stranger, list.id, a.id, 5),
-          lists().removeSavedListLine(stranger, list.id, a.id),
+          lists().removeSavedListLine(stranger, list.id, { partId: a.id }),
           lists().addCartToSavedList(stranger, list.id),
           lists().addQuickOrderToSavedList(stranger, list.id, [{ number: a.sku, quantity: '1' }]),
           lists().savedListToCart(stranger, list.id),

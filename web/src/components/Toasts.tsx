@@ -10,6 +10,9 @@ function ToastCard({ item }: { item: Toast }) {
   const [dx, setDx] = useState(0);
   const start = useRef<number | null>(null);
   const onDown = (e: PointerEvent<HTMLDivElement>) => {
+    // A press on the toast's link (View list, Pay now) is a click, not a drag: captured, the click would go to
+    // the card and the link would never open.
+    if (e.target instanceof Element && e.target.closest('a, button')) return;
     start.current = e.clientX;
     e.currentTarget.setPointerCapture(e.pointerId);
   };

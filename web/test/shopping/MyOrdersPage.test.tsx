@@ -186,7 +186,8 @@ describe('My Orders', () => {
     renderOrders([ordersAnswer(items)]);
     await rowOf('O-Ring Drive Chain');
     const groups = screen.getAllByTestId('checkout-group');
-    expect(groups.map((g) => g.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+    const summary = (g: HTMLElement) => g.querySelector('th')?.textContent?.replace(/\s+/g, ' ').trim();
+    expect(groups.map(summary)).toEqual([
       'Checkout #BEEF0000: 2 parts, $180.00 · paid together with one payment',
       'Checkout #C0FFEE00: 3 parts, $697.50 · paid with one payment',
     ]);

@@ -6,6 +6,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { BusyButton } from '../../components/BusyButton';
 import { FormField, ShopForm } from '../../components/form/ShopForm';
 import { PartImage } from '../../components/PartImage';
+import { AddToListButton } from '../../components/lists/AddToList';
 import { Spinner } from '../../components/Spinner';
 import { useCheckoutMutation, usePartQuery, type PartFieldsFragment } from '../../generated/graphql';
 import { errorMessage, fieldErrors } from '../../lib/apollo';
@@ -274,6 +275,9 @@ export default function CartPage() {
                 <p role="alert" className="text-sm text-red-700" data-testid="cart-problem">
                   {cart.problem}
                 </p>
+              )}
+              {cart.kind === 'server' && (
+                <AddToListButton source={{ kind: 'cart' }} what="(the whole cart)" className="btn btn-outline" />
               )}
               {cart.kind === 'server' ? (
                 <CheckoutForm cart={cart} onLineErrors={setLineErrors} />

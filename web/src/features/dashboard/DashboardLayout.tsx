@@ -7,8 +7,9 @@ const everyone = [{ to: '/dashboard', label: 'My Profile', end: true }];
 const customers = [
   { to: '/dashboard/my-orders', label: 'My Orders' },
   { to: '/dashboard/add-review', label: 'Add Review' },
-  { to: '/dashboard/company', label: 'My Company' },
   { to: '/quick-order', label: 'Quick Order' },
+  { to: '/dashboard/lists', label: 'My Lists' },
+  { to: '/dashboard/company', label: 'My Company' },
 ];
 const admins = [
   { to: '/dashboard/overview', label: 'Overview' },

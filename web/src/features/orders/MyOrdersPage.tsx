@@ -3,6 +3,8 @@ import { Fragment, useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
 import { Link } from 'react-router-dom';
 import { ConfirmModal } from '../../components/ConfirmModal';
+import { AddToListButton } from '../../components/lists/AddToList';
+import { OrderAgainButton, OrderAgainRefusal, useOrderAgain, type PastOrder } from '../../components/lists/OrderAgain';
 import { OrderStatusBadge, PaymentAftermath, orderDate } from '../../components/OrderStatusBadge';
 import { Spinner } from '../../components/Spinner';
 import { Cell, RowHeader, StackedTable } from '../../components/StackedTable';
@@ -21,12 +23,21 @@ export const myOrdersPageSize = 20;
  * The row above the orders of one checkout (issue 14): its number, how many parts, the sum one payment pays,
  * and where they stand together.
  */
-function CheckoutHeading({ orders }: { orders: Order[] }) {
+function CheckoutHeading({
+  orders,
+  orderingAgain,
+  onOrderAgain,
+}: {
+  orders: Order[];
+  orderingAgain: string | null;
+  onOrderAgain: (from: PastOrder, label: string) => void;
+}) {
   const total = orders.reduce((sum, o) => sum + Math.round(o.price * 100), 0) / 100;
   const id = orders[0].checkoutId ?? '';
+  const label = `Checkout ${orderNumber(id)}`;
   return (
     <tr className="bg-base-200" data-testid="checkout-group">
-      <th colSpan={7} scope="rowgroup" className="text-left font-semibold">
+      <th colSpan={orders.length > 1 ? 6 : 8} scope="rowgroup" className="text-left font-semibold">
         Checkout {orderNumber(id)}: {orders.length} {orders.length === 1 ? 'part' : 'parts'}, {formatDollars(total)}{' '}
         {orders.every((o) => o.paid)
           ? '· paid with one payment'
@@ -34,6 +45,25 @@ function CheckoutHeading({ orders }: { orders: Order[] }) {
             ? '· paid together with one payment'
             : ''}
       </th>
+      {orders.length > 1 && (
+        // Every order of the checkout back into the cart at once (issue 34 point 2).
+        <td colSpan={2}>
+          <span className="flex flex-wrap gap-2">
+            <OrderAgainButton
+              from={{ checkoutId: id }}
+              label={label}
+              busy={orderingAgain === id}
+              onOrderAgain={onOrderAgain}
+            >
+              Order the whole checkout again
+            </OrderAgainButton>
+            <AddToListButton
+              source={{ kind: 'order', from: { checkoutId: id }, label: `The ${orders.length} parts of ${label}` }}
+              what={`: the whole checkout ${orderNumber(id)}`}
+            />
+          </span>
+        </td>
+      )}
     </tr>
   );
 }
@@ -58,6 +88,7 @@ export default function MyOrdersPage() {
   );
   const [cancelOrder, { loading: cancelling }] = useCancelOrderMutation();
   const [toCancel, setToCancel] = useState<Order | null>(null);
+  const again = useOrderAgain();
 
   const confirmCancel = async () => {
     if (!toCancel) return;
@@ -103,13 +134,18 @@ export default function MyOrdersPage() {
               <th>Transaction</th>
               <th className="text-right">Amount</th>
               <th className="text-right">Total</th>
+              <th>Order again</th>
             </tr>
           </thead>
           <tbody>
             {orders.map((order, index) => (
               <Fragment key={order.id}>
                 {order.checkoutId && orders.findIndex((o) => o.checkoutId === order.checkoutId) === index && (
-                  <CheckoutHeading orders={orders.filter((o) => o.checkoutId === order.checkoutId)} />
+                  <CheckoutHeading
+                    orders={orders.filter((o) => o.checkoutId === order.checkoutId)}
+                    orderingAgain={again.busy}
+                    onOrderAgain={(from, label) => void again.run(from, label)}
+                  />
                 )}
                 <tr data-testid="order-row" className={order.checkoutId ? 'checkout-line bg-base-200/40' : undefined}>
                   <RowHeader>{list.offset + index + 1}</RowHeader>
@@ -179,6 +215,27 @@ export default function MyOrdersPage() {
                   <Cell label="Total" className="text-right whitespace-nowrap">
                     {formatDollars(order.price)}
                   </Cell>
+                  <Cell label="Order again">
+                    <span className="flex flex-wrap justify-end gap-2 md:justify-start">
+                      <OrderAgainButton
+                        from={{ orderId: order.id }}
+                        label={`Order ${orderNumber(order.id)}`}
+                        what={`${orderNumber(order.id)}: ${order.partName}`}
+                        busy={again.busy === order.id}
+                        onOrderAgain={(from, label) => void again.run(from, label)}
+                      >
+                        Order again
+                      </OrderAgainButton>
+                      <AddToListButton
+                        source={{
+                          kind: 'order',
+                          from: { orderId: order.id },
+                          label: `Order ${orderNumber(order.id)} (${order.orderAmount} × ${order.partName})`,
+                        }}
+                        what={`: order ${orderNumber(order.id)}, ${order.partName}`}
+                      />
+                    </span>
+                  </Cell>
                 </tr>
               </Fragment>
             ))}
@@ -192,6 +249,7 @@ export default function MyOrdersPage() {
         onPage={list.setPage}
         label="your orders"
       />
+      <OrderAgainRefusal refusal={again.refusal} onClose={again.dismiss} />
       <ConfirmModal
         open={toCancel !== null}
         title={

@@ -6,6 +6,7 @@ import { Spinner } from '../../components/Spinner';
 import { usePartDetailsQuery } from '../../generated/partPage';
 import { useOwnPageMeta } from '../../lib/pageMeta';
 import { AddToCartForm } from '../../components/cart/AddToCart';
+import { AddToListButton } from '../../components/lists/AddToList';
 import { PriceBreaks } from '../../components/cart/PriceBreaks';
 import { smallestOrder } from '../../lib/cart/useCart';
 import { PartFacts } from './PartFacts';
@@ -92,6 +93,16 @@ export default function PartPage() {
                 <Link to="/parts" className="btn btn-outline">
                   All parts
                 </Link>
+                <AddToListButton
+                  className="btn btn-outline"
+                  source={{
+                    kind: 'part',
+                    partId: part.id,
+                    partName: part.name,
+                    // The amount the buyer chose for the cart when it is a whole number; else the smallest order.
+                    quantity: Number.isInteger(amount) && amount >= 1 ? amount : smallestOrder(part),
+                  }}
+                />
               </div>
             </div>
           </div>
