@@ -172,6 +172,11 @@ const config: CodegenConfig = {
             documents: 'web/src/features/garage/picker.graphql',
             ...reactHooks,
           },
+          // The companies' pages (issue 35), likewise for their chunks.
+          'web/src/generated/companies.tsx': {
+            documents: 'web/src/features/companies/companies.graphql',
+            ...reactHooks,
+          },
           // Quick order's check and adding (issue 34), likewise for its page alone; the cart's fragment (and the part's
           // it spreads) so that adding answers the whole cart for Apollo's cache.
           'web/src/generated/quickOrder.tsx': {

@@ -9,6 +9,7 @@ const customers = [
   { to: '/dashboard/add-review', label: 'Add Review' },
   { to: '/quick-order', label: 'Quick Order' },
   { to: '/dashboard/lists', label: 'My Lists' },
+  { to: '/dashboard/company', label: 'My Company' },
 ];
 const admins = [
   { to: '/dashboard/overview', label: 'Overview' },
@@ -17,6 +18,7 @@ const admins = [
   { to: '/dashboard/add-parts', label: 'Add A Part' },
   { to: '/dashboard/manage-parts', label: 'Manage Parts' },
   { to: '/dashboard/imports', label: 'Import Catalog' },
+  { to: '/dashboard/companies', label: 'Companies' },
   { to: '/dashboard/messages', label: 'Messages' },
 ];
 

@@ -1,0 +1,38 @@
+/** Answers of the companies' API, as the server shapes them, for the companies' page tests. */
+export const address = {
+  __typename: 'CompanyAddress' as const,
+  id: 'a1',
+  label: 'Main workshop',
+  address: '12 Harbour Road\nLeeds',
+};
+
+export const member = (userId: string, name: string, email: string, role: 'COMPANY_ADMIN' | 'BUYER') => ({
+  __typename: 'CompanyMember' as const,
+  userId,
+  name,
+  email,
+  role,
+});
+
+export const company = (overrides: Record<string, unknown> = {}) => ({
+  __typename: 'Company' as const,
+  id: 'c1',
+  name: 'Moto Works Ltd',
+  taxId: 'GB123456789',
+  myRole: 'COMPANY_ADMIN' as 'COMPANY_ADMIN' | 'BUYER' | null,
+  addresses: [address],
+  members: [
+    member('u1', 'Ada Owner', 'ada@example.test', 'COMPANY_ADMIN'),
+    member('u2', 'Ben Buyer', 'ben@example.test', 'BUYER'),
+  ],
+  invitations: [] as unknown[],
+  ...overrides,
+});
+
+export const invitationToMe = {
+  __typename: 'CompanyInvitation' as const,
+  id: 'i1',
+  companyName: 'Moto Works Ltd',
+  role: 'BUYER' as const,
+  expiresAt: '2026-12-12T10:00:00.000Z',
+};
