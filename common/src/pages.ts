@@ -146,6 +146,7 @@ export const pages: PageInfo[] = [
   },
   dashboard('/add-parts', 'Add A Part', 'Add a part to the shop.'),
   dashboard('/messages', 'Messages', 'Messages from the contact form.'),
+  dashboard('/imports', 'Import Catalog', 'Load vehicles, parts, numbers, fitment and supersessions from CSV files.'),
   dashboard('/company', 'My Company', 'Your company: its addresses, members and invitations.'),
   dashboard('/companies', 'Companies', 'Every company buying from the shop.'),
   dashboard('/companies/:companyId', 'A company', "A company's members, addresses and invitations."),

@@ -84,7 +84,11 @@ const sessionLink = new ApolloLink(
 export function createApolloClient() {
   return new ApolloClient({
     link: from([sessionLink, authLink, new HttpLink({ uri: '/graphql' })]),
-    cache: new InMemoryCache(),
+    cache: new InMemoryCache({
+      // A company's members and invitations come whole with each answer (a member row has no id of its own):
+      // the newest list replaces the old one.
+      typePolicies: { Company: { fields: { members: { merge: false }, invitations: { merge: false } } } },
+    }),
   });
 }
 
