@@ -18,11 +18,10 @@ function patterns(list: RouteObject[], parent = ''): string[] {
  */
 describe('the routes and the server’s list of pages (common/src/pages.ts)', () => {
   it('lists every page the router has', () => {
-    const missing = [...new Set(patterns(routes))]
-      .filter((pattern) => {
-        const sample = pattern.replace(/:[A-Za-z]+/g, 'x');
-        return matchPage(sample)?.page.path !== pattern;
-      });
+    const missing = [...new Set(patterns(routes))].filter((pattern) => {
+      const sample = pattern.replace(/:[A-Za-z]+/g, 'x');
+      return matchPage(sample)?.page.path !== pattern;
+    });
     expect(missing).toEqual([]);
   });
 });
