@@ -19,7 +19,24 @@ const amountArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer({ min: 0, max: 3_000 }).map((n) => ` ${n} `),
   fc.integer({ min: 0, max: 3_000 }).map((n) => `${n}`.replace(/(\d)(\d)/, '$1 $2')),
   fc.string(),
-  fc.constantFrom(null, undefined, '', ' ', 'NaN', 'Infinity', '-0', '1e3', '0x10', '12abc', true, false, [5], {}, [], 1.5),
+  fc.constantFrom(
+    null,
+    undefined,
+    '',
+    ' ',
+    'NaN',
+    'Infinity',
+    '-0',
+    '1e3',
+    '0x10',
+    '12abc',
+    true,
+    false,
+    [5],
+    {},
+    [],
+    1.5,
+  ),
 );
 const viaSchema = (stock: StockLimits, amount: unknown) => {
   const result = check(orderAmountSchema(stock), { orderAmount: amount });
