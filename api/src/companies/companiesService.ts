@@ -1,5 +1,5 @@
 import { check, controlCharacters, emailRule, unpairedSurrogate } from '@partsyard/common';
-import { and, asc, count, eq, gt, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, or, sql } from 'drizzle-orm';
 import * as yup from 'yup';
 import { violatedConstraint, type Db, type Tx } from '../db/database';
 import { escapeLike } from '../db/likePattern';
@@ -28,7 +28,13 @@ import {
  * decided on is read from the database on each call, so a member removed loses access at once.
  */
 
-export const companyLimits = { addresses: 20, pendingInvitations: 50, invitationDays: 14 } as const;
+export const companyLimits = {
+  addresses: 20,
+  pendingInvitations: 50,
+  invitationDays: 14,
+  /** The most open invitations to one address shown at once (the newest). */
+  invitationsShown: 50,
+} as const;
 
 export const companyMessages = {
   nameRequired: 'Name the company',
@@ -453,20 +459,22 @@ export function createCompaniesService(deps: { db: Db }) {
      */
     async myInvitations(actor: Actor | null): Promise<InvitationView[]> {
       const caller = authorize('companies.myInvitations', actor);
-      const account = await accountOf(db, caller.userId);
-      if (!account?.email || !account.emailVerified) return [];
+      // One statement: the caller's address, when verified, joined to the open invitations to it (the newest
+      // first, at most `companyLimits.invitationsShown`).
       const rows = await db
         .select({ invitation: companyInvitations, companyName: companies.name })
         .from(companyInvitations)
         .innerJoin(companies, eq(companies.id, companyInvitations.companyId))
+        .innerJoin(users, and(eq(users.email, companyInvitations.email), eq(users.emailVerified, true)))
         .where(
           and(
-            eq(companyInvitations.email, account.email),
+            eq(users.id, caller.userId),
             eq(companyInvitations.status, 'pending'),
             gt(companyInvitations.expiresAt, sql`now()`),
           ),
         )
-        .orderBy(asc(companyInvitations.createdAt));
+        .orderBy(desc(companyInvitations.createdAt), asc(companyInvitations.id))
+        .limit(companyLimits.invitationsShown);
       return rows.map(({ invitation, companyName }) => ({ ...invitation, companyName }));
     },
 

@@ -33,6 +33,7 @@ import { maxCartLines } from '../services/cartService';
 import { maxGarageBikes } from '../garage/garageService';
 import { maxCandidates, suggestionsPerLine } from '../ordering/quickOrderCheck';
 import { maxSavedListLines, maxSavedLists } from '../ordering/savedListsService';
+import { companyLimits } from '../companies/companiesService';
 
 /**
  * Bounds on what one GraphQL request may ask for, checked before anything runs. Every operation is small
@@ -83,6 +84,9 @@ export const queryLimits = {
     'QuickOrderLine.candidates': maxCandidates,
     'Query.savedLists': maxSavedLists,
     'SavedList.lines': maxSavedListLines,
+    'Query.myCompanyInvitations': companyLimits.invitationsShown,
+    'Company.addresses': companyLimits.addresses,
+    'Company.invitations': companyLimits.pendingInvitations,
   } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,

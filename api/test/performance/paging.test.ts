@@ -45,6 +45,7 @@ const largest: Record<string, number> = {
   importJobs: 100,
   importRejections: 500,
   stockHistory: 100,
+  companies: 200,
 };
 
 /**
