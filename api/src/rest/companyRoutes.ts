@@ -4,11 +4,10 @@ import type { PendingCaller } from '../http/caller';
 import type { Services } from '../services';
 import type { Actor } from '../services/actor';
 import type { RouteOf } from './restRouter';
+import { bodyOf } from './queryParams';
 
 type ActorOf = (pending: PendingCaller) => Promise<Actor | null>;
 
-const bodyOf = (req: Request): Record<string, unknown> =>
-  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 const param = (req: Request, name: string) => String(req.params[name] ?? '');
 
 export const invitationDocument = (i: InvitationView) => ({

@@ -5,6 +5,7 @@ import type { PendingCaller } from '../http/caller';
 import type { Services } from '../services';
 import type { Actor } from '../services/actor';
 import type { Operation } from '../services/rights';
+import { bodyOf } from './queryParams';
 
 /** restRouter.ts's `route`: refuses a caller without the operation's right before its input is read. */
 type Route = (
@@ -27,9 +28,6 @@ const garageDocument = (garage: GarageView) => ({
   })),
   currentId: garage.current?.id ?? null,
 });
-
-const bodyOf = (req: Request): Record<string, unknown> =>
-  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 
 /** An optional id in a body: absent or null is none; anything but a string is refused with `field`'s message. */
 function optionalId(value: unknown, field: string, what: string): string | null {

@@ -10,6 +10,7 @@ import type { Services } from '../services';
 import type { Actor } from '../services/actor';
 import type { CartView } from '../services/cartService';
 import type { RouteOf } from './restRouter';
+import { bodyOf } from './queryParams';
 
 type ActorOf = (pending: PendingCaller) => Promise<Actor | null>;
 
@@ -91,9 +92,6 @@ const listDocument = (list: SavedListView) => ({
 });
 
 const additionDocument = (added: SavedListAdditionView) => ({ list: listDocument(added.list), skipped: added.skipped });
-
-const bodyOf = (req: Request): Record<string, unknown> =>
-  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
 
 /**
  * The lines of a request: `lines` (a list of `{ number, quantity, line? }`), or `text` (pasted text or a CSV file's

@@ -13,3 +13,7 @@ export const optionalInt = (value: string | undefined, field: string): number | 
   if (!Number.isInteger(n)) throw badInput({ [field]: messages.wholeNumber });
   return n;
 };
+
+/** A request's JSON body as an object of fields; anything else (none, an array, a scalar) as no fields. */
+export const bodyOf = (req: Request): Record<string, unknown> =>
+  req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
