@@ -125,3 +125,72 @@ export function checkPackSize(input: unknown): { ok: true; value: number } | { o
   if (input > maxQuantity) return { ok: false, error: pricingMessages.packSizeTooLarge(maxQuantity) };
   return { ok: true, value: input };
 }
+
+/**
+ * Company prices (issue 35 point 3, docs/companies.md): what a company's price list says of one part. A fixed
+ * unit price for the part, with its own quantity breaks, wins over the list's percentage off; without one, the
+ * percentage off (in basis points: 1,250 = 12.5 %) applies to the list price at the amount.
+ */
+export interface CompanyPrice {
+  /** Off the list unit price at the amount, in basis points (1 to 9,000); null or missing: none. */
+  percentOffBasisPoints?: number | null;
+  /** The part's fixed unit price for the company, with its own breaks; null or missing: none. */
+  fixed?: Priced | null;
+}
+
+/** The most a price list may take off the list price, in basis points (90 %). */
+export const maxPercentOffBasisPoints = 9000;
+
+/**
+ * The company's unit price for `amount` units, or null when its price list says nothing of the part: the fixed
+ * price at its own breaks, else the list unit price at the amount less the percentage, rounded to the nearest
+ * cent (half a cent up) and never below 1 cent.
+ */
+export function companyUnitPriceCents(part: Priced, amount: number, company: CompanyPrice | null): number | null {
+  if (!company) return null;
+  if (company.fixed) return unitPriceCents(company.fixed, amount);
+  const off = company.percentOffBasisPoints ?? 0;
+  if (off <= 0) return null;
+  const list = unitPriceCents(part, amount);
+  if (list < 1) return list;
+  return Math.max(1, Math.round((list * (10000 - Math.min(off, maxPercentOffBasisPoints))) / 10000));
+}
+
+/**
+ * THE one rule of a buyer's unit price (the server charges it; the web shows it): the lower of the list price at
+ * that quantity and the company price at that quantity. `companyPriced` says the company's price is the one
+ * charged (strictly lower than the list's), to mark it "Your company price".
+ */
+export function buyerPrice(
+  part: Priced,
+  amount: number,
+  company: CompanyPrice | null,
+): { unitPriceCents: number; companyPriced: boolean } {
+  const list = unitPriceCents(part, amount);
+  const theirs = companyUnitPriceCents(part, amount, company);
+  return theirs !== null && list >= 1 && theirs < list
+    ? { unitPriceCents: theirs, companyPriced: true }
+    : { unitPriceCents: list, companyPriced: false };
+}
+
+/** The buyer's unit price in cents (see `buyerPrice`). */
+export const buyerUnitPriceCents = (part: Priced, amount: number, company: CompanyPrice | null): number =>
+  buyerPrice(part, amount, company).unitPriceCents;
+
+export const companyPriceMessages = {
+  percentOffRange: 'The percentage off is a number above 0 and at most 90 (up to two decimals), or empty for none',
+  priceRequired: 'Give the company’s unit price in dollars (at least $0.01)',
+  priceTooHigh: messages.priceTooHigh,
+  notCheaper: 'A company price above the list price is never charged (the lower one is): give a lower price',
+} as const;
+
+/** Checks a percentage off as an admin gives it (12.5 = 12.5 %): basis points, or null for none. */
+export function checkPercentOff(input: unknown): { ok: true; value: number | null } | { ok: false; error: string } {
+  if (input === null || input === undefined || input === '') return { ok: true, value: null };
+  if (typeof input !== 'number' || !Number.isFinite(input))
+    return { ok: false, error: companyPriceMessages.percentOffRange };
+  const basisPoints = Math.round(input * 100);
+  if (Math.abs(basisPoints - input * 100) > 1e-6 || basisPoints < 1 || basisPoints > maxPercentOffBasisPoints)
+    return { ok: false, error: companyPriceMessages.percentOffRange };
+  return { ok: true, value: basisPoints };
+}
