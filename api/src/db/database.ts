@@ -16,6 +16,7 @@ import * as inventorySchema from '../inventory/inventorySchema';
 import * as garageSchema from '../garage/garageSchema';
 import * as savedListsSchema from '../ordering/savedListsSchema';
 import * as companiesSchema from '../companies/companiesSchema';
+import * as companyPricesSchema from '../companies/companyPricesSchema';
 import { wordSimilarityThreshold } from '../catalog/searchSettings';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
@@ -30,6 +31,7 @@ export const allTables = {
   ...garageSchema,
   ...savedListsSchema,
   ...companiesSchema,
+  ...companyPricesSchema,
 };
 const schema = allTables;
 

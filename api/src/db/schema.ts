@@ -201,6 +201,8 @@ export const orders = pgTable(
     refundedCents: cents('refunded_cents').notNull().default(0),
     /** Where a dispute (chargeback) of its payment stands: open, won (the payment stands), lost; null: none. */
     dispute: text('dispute_status', { enum: disputeStatuses }),
+    /** True when the unit price is the buyer's company price (issue 35 point 3), lower than the list price. */
+    companyPriced: boolean('company_priced').notNull().default(false),
   },
   (t) => [
     check('orders_amount_check', sql`${t.orderAmount} > 0`),

@@ -20,7 +20,12 @@ export interface EmailOrder {
   unitPriceCents: number;
   totalCents: number;
   expiresAt: Date;
+  /** The unit price is the buyer's company price (issue 35 point 3); missing: the list price. */
+  companyPriced?: boolean;
 }
+
+/** How a line priced by the buyer's company says so. */
+export const companyPriceLabel = 'Your company price';
 
 const brand = { primary: '#dc2626', ink: '#1e293b', muted: '#64748b', line: '#e2e8f0', paper: '#f8fafc' };
 
@@ -46,7 +51,7 @@ interface Section {
 function linesText(lines: NonNullable<Section['lines']>): string {
   const rows = lines.orders.map(
     (o) =>
-      `- ${oneLine(o.partName)}: ${o.orderAmount} x ${money(o.unitPriceCents)} = ${money(o.totalCents)} (order ${shortId(o.id)})`,
+      `- ${oneLine(o.partName)}: ${o.orderAmount} x ${money(o.unitPriceCents)}${o.companyPriced ? ` (${companyPriceLabel})` : ''} = ${money(o.totalCents)} (order ${shortId(o.id)})`,
   );
   return [...rows, `Total: ${money(lines.totalCents)}`].join('\n');
 }
@@ -61,7 +66,7 @@ function linesHtml(lines: NonNullable<Section['lines']>): string {
       (o) =>
         `<tr><td style="${cell}">${escapeHtml(o.partName)}<br><span style="color:${brand.muted};font-size:12px;">Order ${escapeHtml(shortId(o.id))}</span></td>` +
         `<td style="${cell}text-align:right;">${o.orderAmount}</td>` +
-        `<td style="${cell}text-align:right;">${money(o.unitPriceCents)}</td>` +
+        `<td style="${cell}text-align:right;">${money(o.unitPriceCents)}${o.companyPriced ? `<br><span style="color:${brand.muted};font-size:12px;">${companyPriceLabel}</span>` : ''}</td>` +
         `<td style="${cell}text-align:right;">${money(o.totalCents)}</td></tr>`,
     )
     .join('');

@@ -7,7 +7,7 @@ import {
   messages,
   orderAmountSchema,
   purchaseSchema,
-  unitPriceCents,
+  buyerPrice,
 } from '@partsyard/common';
 import { and, count, desc, eq, getTableColumns, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
@@ -25,6 +25,7 @@ import {
 import { accountGone, AppError, badInput, conflict, notFound } from '../errors';
 import { emitEvent } from '../logger';
 import type { Client, RateLimiter } from '../rateLimits';
+import { buyerPricesFor, companyPriceOf } from '../companies/companyPrices';
 import { holdAccount } from './accountLock';
 import { accountNamedBy } from './accountByEmail';
 import {
@@ -395,6 +396,13 @@ export function createOrdersService(deps: {
       if (!(await holdAccount(tx, caller.userId, 'no key update'))) throw accountGone();
       const [{ held, heldCents }] = await unpaidHeldStatement(tx).execute({ userId: caller.userId });
       if (held >= limits.unpaidPerCustomer) throw conflict(tooManyUnpaidOrders(held));
+      // Company prices (issue 35 point 3): the caller's company's list as it is now, in this transaction, prices
+      // every line by the one rule (common/pricing.ts `buyerPrice`: the lower of the list's and the company's).
+      const buyer = await buyerPricesFor(
+        tx,
+        caller.userId,
+        sorted.map((l) => l.partId),
+      );
       const rows: (PgInsertValue<typeof orders> & { totalCents: number })[] = [];
       const gone: string[] = [];
       for (const line of sorted) {
@@ -403,7 +411,11 @@ export function createOrdersService(deps: {
           gone.push(line.partId);
           continue;
         }
-        const unit = unitPriceCents(part, line.orderAmount);
+        const { unitPriceCents: unit, companyPriced } = buyerPrice(
+          part,
+          line.orderAmount,
+          companyPriceOf(buyer, part.id),
+        );
         rows.push({
           userId: caller.userId,
           email: caller.email ?? '',
@@ -416,6 +428,7 @@ export function createOrdersService(deps: {
           orderAmount: line.orderAmount,
           unitPriceCents: unit,
           totalCents: unit * line.orderAmount,
+          companyPriced,
           checkoutId: options.checkoutId ?? null,
           expiresAt: sql`now() + make_interval(secs => ${limits.unpaidExpiryMs / 1000})`,
         });

@@ -126,6 +126,13 @@ export const rights = {
   'companies.myInvitations': 'signedIn', // those to the caller's verified address
   'companies.acceptInvitation': 'owner', // the account holding the invitation's address, verified
   'companies.declineInvitation': 'owner',
+  // Company prices (issue 35 point 3): the shop's admins set them; the company's admins may read its list; any
+  // signed-in caller asks their own company's prices (none for a caller in no company).
+  'companies.myPrices': 'signedIn',
+  'companies.priceList': 'companyAdmin',
+  'companies.setPercentOff': 'admin',
+  'companies.setPartPrice': 'admin',
+  'companies.removePartPrice': 'admin',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;
