@@ -15,7 +15,7 @@ import type { Db, Tx } from '../db/database';
 import { parts, type PartRow } from '../db/schema';
 import { badInput, notFound } from '../errors';
 import type { Actor } from '../services/actor';
-import { isId, page, pageSizes, pageWithTotal } from '../services/paging';
+import { isId, page, pageSizes, pageWithTotal, type Page } from '../services/paging';
 import { authorize, authorizeCompany, type SignedInOperation } from '../services/rights';
 import { companies, companyMembers } from './companiesSchema';
 import { companyPartPrices, companyPriceLists } from './companyPricesSchema';
@@ -125,12 +125,15 @@ export interface MyPricesView {
   parts: PartPriceView[];
 }
 
+/** A fixed price with its part, as the price list shows it. */
+export type CompanyPartPriceView = PartPriceView & { part: PartRow };
+
 /** A company's price list as its admins and the shop's see it: a page of its fixed prices. */
 export interface CompanyPriceListView {
   companyId: string;
   percentOffBasisPoints: number | null;
   version: number;
-  items: (PartPriceView & { part: PartRow })[];
+  items: CompanyPartPriceView[];
   total: number;
 }
 
@@ -176,11 +179,7 @@ export function createCompanyPricesService(deps: { db: Db }) {
     });
   }
 
-  async function priceList(
-    companyId: string,
-    args: { offset?: number | null; limit?: number | null },
-  ): Promise<CompanyPriceListView> {
-    const bounds = page(args.offset, args.limit, pageSizes.companyPrices);
+  async function priceList(companyId: string, bounds: Page): Promise<CompanyPriceListView> {
     const [head] = await db.select().from(companyPriceLists).where(eq(companyPriceLists.companyId, companyId));
     const where = eq(companyPartPrices.companyId, companyId);
     const { items, total } = await pageWithTotal(
@@ -258,8 +257,10 @@ export function createCompanyPricesService(deps: { db: Db }) {
       companyId: unknown,
       args: { offset?: number | null; limit?: number | null } = {},
     ): Promise<CompanyPriceListView> {
+      authorize('companies.priceList', actor);
+      const bounds = page(args.offset, args.limit, pageSizes.companyPrices);
       const { companyId: id } = await onCompany('companies.priceList', actor, companyId);
-      return priceList(id, args);
+      return priceList(id, bounds);
     },
 
     /** Sets the company's percentage off the list price (12.5 = 12.5 %; null: none). Shop admins. */
@@ -273,7 +274,7 @@ export function createCompanyPricesService(deps: { db: Db }) {
           .where(eq(companyPriceLists.companyId, id));
         return id;
       });
-      return priceList(id, {});
+      return priceList(id, page(0, null, pageSizes.companyPrices));
     },
 
     /**
@@ -284,8 +285,8 @@ export function createCompanyPricesService(deps: { db: Db }) {
       actor: Actor | null,
       companyId: unknown,
       partId: unknown,
-      input: { price: unknown; priceTiers?: readonly PriceTierInput[] | null },
-    ): Promise<PartPriceView & { part: PartRow }> {
+      input: { price: unknown; priceTiers?: unknown },
+    ): Promise<CompanyPartPriceView> {
       const price = input.price;
       if (typeof price !== 'number' || !Number.isFinite(price) || dollarsToCents(price) < 1)
         throw badInput({ price: companyPriceListMessages.priceRequired });
@@ -296,7 +297,10 @@ export function createCompanyPricesService(deps: { db: Db }) {
       if (typeof partId !== 'string' || !isId(partId)) throw notFound('Part');
       const [part] = await db.select().from(parts).where(eq(parts.id, partId));
       if (!part) throw notFound('Part');
-      const tiers = checkPriceTiers(input.priceTiers ?? [], { priceCents, minOrder: part.minOrder });
+      const tiers = checkPriceTiers((input.priceTiers ?? []) as readonly PriceTierInput[], {
+        priceCents,
+        minOrder: part.minOrder,
+      });
       if (!tiers.ok) throw badInput(tiers.errors);
       return changeList('companies.setPartPrice', actor, companyId, async (tx, id) => {
         const [{ n }] = await tx

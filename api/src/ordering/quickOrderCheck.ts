@@ -5,10 +5,11 @@ import {
   partNumberProblem,
   quickOrderMessages,
   readQuantity,
-  unitPriceCents,
+  buyerPrice,
 } from '@partsyard/common';
 import { sql } from 'drizzle-orm';
 import { resolveCurrentIds } from '../catalog/supersession';
+import { companyPriceOf, type BuyerPrices } from '../companies/companyPrices';
 import { rowsOf, type DbOrTx } from '../db/database';
 import { parts, type PartRow } from '../db/schema';
 import { badInput } from '../errors';
@@ -66,6 +67,8 @@ export interface QuickOrderLineOutcome {
   /** Unit price at `amount`'s quantity break, and unit price x amount, in cents; null without a part and amount. */
   unitPriceCents: number | null;
   lineTotalCents: number | null;
+  /** The unit price is the caller's company price (lower than the list price at this amount). */
+  companyPriced: boolean;
   problem: QuickOrderProblem | null;
   /** For a superseded number: the current part, and why `amount` of it could not be ordered (else null). */
   replacement: PartRow | null;
@@ -98,6 +101,7 @@ export function unlookedOutcome(l: {
     part: null,
     unitPriceCents: null,
     lineTotalCents: null,
+    companyPriced: false,
     problem: l.problem,
     replacement: null,
     replacementProblem: null,
@@ -208,6 +212,7 @@ async function partsOf(db: DbOrTx, ids: string[]): Promise<PartRow[]> {
 export async function checkQuickOrderLines(
   db: DbOrTx,
   inputs: readonly QuickOrderLineInput[],
+  pricesFor: (partIds: string[]) => Promise<BuyerPrices | null> = async () => null,
 ): Promise<QuickOrderCheckView> {
   const read = inputs.map(readLine);
   const numbers = [...new Set(read.flatMap((l) => (l.normalised && !l.problem ? [l.normalised] : [])))];
@@ -310,10 +315,15 @@ export async function checkQuickOrderLines(
     if (first.mergedLines.length) first.note = quickOrderCheckMessages.merged(first.mergedLines, amount);
     first.problem = classifiedAmountProblem(part, amount);
   }
+  // Priced by the one rule (common/pricing.ts `buyerPrice`): a company member's company price where it is lower.
+  const priced = outcomes.flatMap((o) => (o.part && o.mergedInto === null && !o.replacement ? [o.part.id] : []));
+  const buyer = priced.length ? await pricesFor(priced) : null;
   for (const outcome of outcomes) {
     const amount = outcome.mergedInto === null ? outcome.amount : null;
     if (outcome.part && amount !== null && !outcome.replacement) {
-      outcome.unitPriceCents = unitPriceCents(outcome.part, amount);
+      const price = buyerPrice(outcome.part, amount, companyPriceOf(buyer, outcome.part.id));
+      outcome.unitPriceCents = price.unitPriceCents;
+      outcome.companyPriced = price.companyPriced;
       outcome.lineTotalCents = outcome.unitPriceCents * amount;
     }
     if (outcome.mergedInto !== null) {

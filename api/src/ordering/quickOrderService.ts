@@ -1,3 +1,4 @@
+import { buyerPricesFor } from '../companies/companyPrices';
 import type { Db } from '../db/database';
 import type { Actor } from '../services/actor';
 import type { CartService, CartView } from '../services/cartService';
@@ -63,6 +64,10 @@ export function linesOfParts(items: readonly { sku: string | null; name: string;
 export function createQuickOrderService(deps: { db: Db; cart: CartService }) {
   const { db, cart } = deps;
 
+  /** The caller's company prices for the parts a check found (none for a visitor or a caller in no company). */
+  const pricesOf = (actor: Actor | null) => (partIds: string[]) =>
+    actor ? buyerPricesFor(db, actor.userId, partIds) : Promise.resolve(null);
+
   /**
    * Puts checked lines into the caller's cart, all or nothing: nothing when any line has a problem; else every
    * line's part (merged lines summed) is added under the cart's own rules in one transaction, and when any fails
@@ -101,18 +106,18 @@ export function createQuickOrderService(deps: { db: Db; cart: CartService }) {
   }
 
   /** A past order's lines, checked as quick-order lines (each by its part's SKU). */
-  async function checkPast(past: PastOrderLine[]): Promise<QuickOrderCheckView> {
+  async function checkPast(caller: Actor, past: PastOrderLine[]): Promise<QuickOrderCheckView> {
     const { inputs, gone } = linesOfParts(past.map((p) => ({ sku: p.sku, name: p.partName, amount: p.amount })));
     const view = inputs.length
-      ? await checkQuickOrderLines(db, inputs)
+      ? await checkQuickOrderLines(db, inputs, pricesOf(caller))
       : { lines: [], totalCents: 0, problemCount: 0, ready: true };
     return withGone(view, gone);
   }
 
   return {
     /** Each line's outcome (anyone, visitors too: nothing is written). BAD_USER_INPUT for no lines or over 1,000. */
-    async check(_actor: Actor | null, lines: unknown): Promise<QuickOrderCheckView> {
-      return checkQuickOrderLines(db, checkedLineList(lines));
+    async check(actor: Actor | null, lines: unknown): Promise<QuickOrderCheckView> {
+      return checkQuickOrderLines(db, checkedLineList(lines), pricesOf(actor));
     },
 
     /** The check's lines with a problem, as CSV (the grid's download; integrators' too). */
@@ -123,7 +128,7 @@ export function createQuickOrderService(deps: { db: Db; cart: CartService }) {
     /** Checks the lines and adds them all to the caller's cart, or none (see `intoCart`). */
     async addToCart(actor: Actor | null, lines: unknown): Promise<CartFromLinesView> {
       const caller = authorize('quickOrder.addToCart', actor);
-      const view = await checkQuickOrderLines(db, checkedLineList(lines));
+      const view = await checkQuickOrderLines(db, checkedLineList(lines), pricesOf(caller));
       return intoCart(caller, view);
     },
 
@@ -138,7 +143,7 @@ export function createQuickOrderService(deps: { db: Db; cart: CartService }) {
     ): Promise<CartFromLinesView> {
       const caller = authorize('quickOrder.orderAgain', actor);
       const past = await pastOrderLines(db, 'quickOrder.orderAgain', caller, which);
-      return intoCart(caller, await checkPast(past));
+      return intoCart(caller, await checkPast(caller, past));
     },
 
     /** Used by saved lists: lines of known parts into the cart (see `intoCart`). */
@@ -148,7 +153,7 @@ export function createQuickOrderService(deps: { db: Db; cart: CartService }) {
     ): Promise<CartFromLinesView> {
       const { inputs, gone } = linesOfParts(items);
       const view = inputs.length
-        ? await checkQuickOrderLines(db, inputs)
+        ? await checkQuickOrderLines(db, inputs, pricesOf(caller))
         : { lines: [], totalCents: 0, problemCount: 0, ready: true };
       return intoCart(caller, withGone(view, gone));
     },

@@ -1,6 +1,7 @@
-import { controlCharacters, limits, unitPriceCents } from '@partsyard/common';
+import { buyerUnitPriceCents, controlCharacters, limits } from '@partsyard/common';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { resolveCurrentIds } from '../catalog/supersession';
+import { buyerPricesFor, companyPriceOf } from '../companies/companyPrices';
 import { violatedConstraint, type Db, type Tx } from '../db/database';
 import { cartLines, parts, type PartRow } from '../db/schema';
 import { badInput, conflict, notFound } from '../errors';
@@ -192,10 +193,13 @@ export function createSavedListsService(deps: { db: Db; quickOrder: QuickOrderSe
       ? await db.select().from(parts).where(inArray(parts.id, replacementIds))
       : [];
     const byId = new Map(replacements.map((p) => [p.id, p]));
+    // Priced for the list's owner by the one rule (their company's price where it is lower).
+    const listed = rows.flatMap((r) => (r.part ? [r.part.id] : []));
+    const buyer = listed.length && list.userId ? await buyerPricesFor(db, list.userId, listed) : null;
     const lines = rows.map(({ line, part }): SavedListLineView => {
       const replacementId = part ? current.get(part.id) : undefined;
       const replacement = replacementId && replacementId !== part?.id ? (byId.get(replacementId) ?? null) : null;
-      const unit = part ? unitPriceCents(part, line.quantity) : null;
+      const unit = part ? buyerUnitPriceCents(part, line.quantity, companyPriceOf(buyer, part.id)) : null;
       const problem = !part
         ? savedListMessages.partGone
         : replacement

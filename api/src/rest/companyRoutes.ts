@@ -1,5 +1,7 @@
 import type { Request, Response, Router } from 'express';
+import { centsToDollars } from '@partsyard/common';
 import type { CompanyView, InvitationView } from '../companies/companiesService';
+import type { CompanyPartPriceView, CompanyPriceListView, MyPricesView } from '../companies/companyPrices';
 import type { PendingCaller } from '../http/caller';
 import type { Services } from '../services';
 import type { Actor } from '../services/actor';
@@ -29,6 +31,38 @@ export const companyDocument = (view: CompanyView) => ({
   members: view.members.map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() })),
   invitations: view.invitations.map((i) => invitationDocument({ ...i, companyName: view.company.name })),
   createdAt: view.company.createdAt.toISOString(),
+});
+
+const tiersDocument = (tiers: readonly { minUnits: number; priceCents: number }[]) =>
+  tiers.map((t) => ({ minUnits: t.minUnits, price: centsToDollars(t.priceCents) }));
+const percent = (basisPoints: number | null) => (basisPoints === null ? null : basisPoints / 100);
+
+export const partPriceDocument = (p: CompanyPartPriceView) => ({
+  partId: p.partId,
+  sku: p.part.sku,
+  name: p.part.name,
+  listPrice: centsToDollars(p.part.priceCents),
+  price: centsToDollars(p.priceCents),
+  priceTiers: tiersDocument(p.priceTiers),
+});
+
+export const priceListDocument = (list: CompanyPriceListView) => ({
+  companyId: list.companyId,
+  percentOff: percent(list.percentOffBasisPoints),
+  total: list.total,
+  items: list.items.map(partPriceDocument),
+});
+
+export const myPricesDocument = (mine: MyPricesView | null) => ({
+  prices: mine && {
+    companyId: mine.companyId,
+    percentOff: percent(mine.percentOffBasisPoints),
+    parts: mine.parts.map((p) => ({
+      partId: p.partId,
+      price: centsToDollars(p.priceCents),
+      priceTiers: tiersDocument(p.priceTiers),
+    })),
+  },
 });
 
 /**
@@ -159,6 +193,65 @@ export function addCompanyRoutes(router: Router, route: RouteOf, services: Servi
       'companies.removeMember',
       async (req, caller) =>
         view(companies.removeMember(await actorOf(caller), param(req, 'id'), param(req, 'userId'))),
+      privately,
+    ),
+  );
+  // Company prices (issue 35 point 3): a member's own, and a company's price list.
+  const prices = services.companyPrices;
+  router.get(
+    '/company/prices',
+    route('companies.myPrices', async (req, caller) => {
+      const given = typeof req.query.partIds === 'string' ? req.query.partIds : '';
+      const partIds = given ? given.split(',').map((id) => id.trim()) : [];
+      return myPricesDocument(await prices.myPrices(await actorOf(caller), partIds));
+    }),
+  );
+  router.get(
+    '/companies/:id/prices',
+    route('companies.priceList', async (req, caller) => {
+      const number = (name: string) => (req.query[name] === undefined ? undefined : Number(req.query[name]));
+      return priceListDocument(
+        await prices.companyPriceList(await actorOf(caller), param(req, 'id'), {
+          offset: number('offset'),
+          limit: number('limit'),
+        }),
+      );
+    }),
+  );
+  router.put(
+    '/companies/:id/prices',
+    route(
+      'companies.setPercentOff',
+      async (req, caller) =>
+        priceListDocument(
+          await prices.setCompanyPercentOff(await actorOf(caller), param(req, 'id'), bodyOf(req).percentOff),
+        ),
+      privately,
+    ),
+  );
+  router.put(
+    '/companies/:id/prices/:partId',
+    route(
+      'companies.setPartPrice',
+      async (req, caller) => {
+        const { price, priceTiers } = bodyOf(req);
+        return partPriceDocument(
+          await prices.setCompanyPartPrice(await actorOf(caller), param(req, 'id'), param(req, 'partId'), {
+            price,
+            priceTiers,
+          }),
+        );
+      },
+      privately,
+    ),
+  );
+  router.delete(
+    '/companies/:id/prices/:partId',
+    route(
+      'companies.removePartPrice',
+      async (req, caller) => ({
+        removed: await prices.removeCompanyPartPrice(await actorOf(caller), param(req, 'id'), param(req, 'partId')),
+      }),
       privately,
     ),
   );

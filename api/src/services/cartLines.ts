@@ -1,8 +1,9 @@
-import { messages, packProblem, sentAmountProblem, unitPriceCents } from '@partsyard/common';
+import { buyerUnitPriceCents, messages, packProblem, sentAmountProblem } from '@partsyard/common';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/database';
 import { cartLines, parts, type PartRow } from '../db/schema';
 import { accountGone } from '../errors';
+import { buyerPricesFor, companyPriceOf } from '../companies/companyPrices';
 import { holdAccount } from './accountLock';
 
 /**
@@ -74,7 +75,7 @@ export async function countCartLines(tx: Tx, userId: string): Promise<number> {
 }
 
 /**
- * Writes lines of the cart (the amount each part's line holds now, its unit price seen), in one statement: new
+ * Writes lines of the cart (the amount each part's line holds now, its unit price seen: the buyer's), in one statement: new
  * lines after every line the cart holds, in the order given, even within one tick of the clock (PGlite's is
  * coarse), never by a tie broken on part ids; lines already there get the new amount.
  */
@@ -84,6 +85,12 @@ export async function upsertCartLines(
   lines: readonly { part: PartRow; amount: number }[],
 ): Promise<void> {
   if (!lines.length) return;
+  // The price seen is the buyer's (their company's, when lower: issue 35 point 3), as the cart shows it.
+  const buyer = await buyerPricesFor(
+    tx,
+    userId,
+    lines.map((l) => l.part.id),
+  );
   await tx
     .insert(cartLines)
     .values(
@@ -91,7 +98,7 @@ export async function upsertCartLines(
         userId,
         partId: part.id,
         amount,
-        seenUnitPriceCents: unitPriceCents(part, amount),
+        seenUnitPriceCents: buyerUnitPriceCents(part, amount, companyPriceOf(buyer, part.id)),
         addedAt: sql`greatest(now(), (select max(${cartLines.addedAt}) + interval '1 microsecond' from ${cartLines}
                                       where ${cartLines.userId} = ${userId})) + ${i} * interval '1 microsecond'`,
       })),

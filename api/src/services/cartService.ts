@@ -8,9 +8,11 @@ import {
   messages,
   nextTier,
   orderAmountSchema,
-  unitPriceCents,
+  buyerPrice,
+  buyerUnitPriceCents,
 } from '@partsyard/common';
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { buyerPricesFor, companyPriceOf } from '../companies/companyPrices';
 import type { OrderLimits } from '../config';
 import type { Db, Tx } from '../db/database';
 import { cartLines, cartMerges, parts, type OrderRow, type PartRow } from '../db/schema';
@@ -56,6 +58,8 @@ export interface CartLineView {
   part: PartRow;
   amount: number;
   unitPriceCents: number;
+  /** The unit price is the caller's company price (lower than the list price at this amount). */
+  companyPriced: boolean;
   seenUnitPriceCents: number;
   lineTotalCents: number;
   /** Why the amount cannot be ordered now (stock fell, a rule), null when it can. */
@@ -134,9 +138,18 @@ export function createCartService(deps: {
       .innerJoin(parts, eq(parts.id, cartLines.partId))
       .where(eq(cartLines.userId, userId))
       .orderBy(asc(cartLines.addedAt), asc(cartLines.partId));
+    // Priced by the one rule (common/pricing.ts `buyerPrice`): the caller's company's price where it is lower.
+    const buyer = rows.length
+      ? await buyerPricesFor(
+          db,
+          userId,
+          rows.map((r) => r.part.id),
+        )
+      : null;
     const lines = rows.map(({ line, part }): CartLineView => {
-      const unit = unitPriceCents(part, line.amount);
+      const { unitPriceCents: unit, companyPriced } = buyerPrice(part, line.amount, companyPriceOf(buyer, part.id));
       return {
+        companyPriced,
         partId: part.id,
         part,
         amount: line.amount,
@@ -207,10 +220,15 @@ export function createCartService(deps: {
       const { userId } = authorize('cart.setCartLineAmount', actor);
       const part = await partOfLine(partId);
       const wanted = checkedAmount(part, amount);
+      const buyer = await buyerPricesFor(db, userId, [part.id]);
       // An update, never an insert: a line removed meanwhile stays removed (and the cart's size stays counted).
       const updated = await db
         .update(cartLines)
-        .set({ amount: wanted, seenUnitPriceCents: unitPriceCents(part, wanted), updatedAt: sql`now()` })
+        .set({
+          amount: wanted,
+          seenUnitPriceCents: buyerUnitPriceCents(part, wanted, companyPriceOf(buyer, part.id)),
+          updatedAt: sql`now()`,
+        })
         .where(and(eq(cartLines.userId, userId), eq(cartLines.partId, partId)))
         .returning({ partId: cartLines.partId });
       if (!updated.length) throw notFound('Cart line');
