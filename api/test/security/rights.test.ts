@@ -6,6 +6,7 @@ import { buildSchema, type GraphQLField, type GraphQLObjectType } from 'graphql'
 import { defaultRateLimits, type RateLimits } from '../../src/config';
 import { allTables as tables } from '../../src/db/database';
 import { makes, models, vehicles } from '../../src/catalog/catalogSchema';
+import { companyPartPrices, companyPriceLists } from '../../src/companies/companyPricesSchema';
 import { parts } from '../../src/db/schema';
 import { createRestRouter } from '../../src/rest/restRouter';
 import { card, createIntent, dataOf, payWithCard, startHarness, tag, type Harness } from '../graphql/helpers';
@@ -81,6 +82,8 @@ interface Targets {
   invitationToCustomer(): Promise<string>;
   /** The other customer in no company (a fresh one: out of the company an earlier row had them create). */
   otherInNoCompany(): Promise<void>;
+  /** A part with a fixed price in the customer's company's price list. */
+  companyPartPrice(): Promise<{ companyId: string; partId: string }>;
 }
 
 interface World {
@@ -205,6 +208,40 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
   'Mutation.leaveCompany': async (t) => {
     await t.company();
     return gql('mutation { leaveCompany }');
+  },
+  'GET /api/company/prices': async (t) => rest('GET', `/company/prices?partIds=${await t.part()}`),
+  'GET /api/companies/{id}/prices': async (t) => rest('GET', `/companies/${await t.company()}/prices`),
+  'PUT /api/companies/{id}/prices': async (t) =>
+    rest('PUT', `/companies/${await t.company()}/prices`, { percentOff: 5 }),
+  'PUT /api/companies/{id}/prices/{partId}': async (t) =>
+    rest('PUT', `/companies/${await t.company()}/prices/${await t.part()}`, { price: 0.5 }),
+  'DELETE /api/companies/{id}/prices/{partId}': async (t) => {
+    const { companyId, partId } = await t.companyPartPrice();
+    return rest('DELETE', `/companies/${companyId}/prices/${partId}`);
+  },
+  'Query.myPrices': async (t) =>
+    gql('query($ids: [ID!]!) { myPrices(partIds: $ids) { companyId percentOff parts { partId price } } }', {
+      ids: [await t.part()],
+    }),
+  'Query.companyPriceList': async (t) =>
+    gql('query($id: ID!) { companyPriceList(id: $id) { companyId percentOff total items { price } } }', {
+      id: await t.company(),
+    }),
+  'Mutation.setCompanyPercentOff': async (t) =>
+    gql('mutation($id: ID!) { setCompanyPercentOff(id: $id, percentOff: 5) { percentOff } }', {
+      id: await t.company(),
+    }),
+  'Mutation.setCompanyPartPrice': async (t) =>
+    gql('mutation($id: ID!, $p: ID!) { setCompanyPartPrice(id: $id, partId: $p, price: 0.5) { price } }', {
+      id: await t.company(),
+      p: await t.part(),
+    }),
+  'Mutation.removeCompanyPartPrice': async (t) => {
+    const { companyId, partId } = await t.companyPartPrice();
+    return gql('mutation($id: ID!, $p: ID!) { removeCompanyPartPrice(id: $id, partId: $p) }', {
+      id: companyId,
+      p: partId,
+    });
   },
   'Query.parts': async () => gql('{ parts { total items { id } } }'),
   'Query.part': async (t) => gql('query($id: ID!) { part(id: $id) { id name } }', { id: await t.part() }),
@@ -844,6 +881,13 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
     };
     const makers: Targets = {
       ...companyMakers,
+      async companyPartPrice() {
+        const id = await customersCompany();
+        const partId = await newPart();
+        await db.insert(companyPriceLists).values({ companyId: id }).onConflictDoNothing();
+        await db.insert(companyPartPrices).values({ companyId: id, partId, priceCents: 50 });
+        return { companyId: id, partId };
+      },
       part: newPart,
       unpaidOrder: () => newOrder(),
       pendingIntent: newIntent,
@@ -990,6 +1034,7 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
       // Shared: the customer stays in their company (their own cell is an allowed write, sent on a fresh one).
       invitationToCustomer: once('invitationToCustomer', invitationToCustomer),
       otherInNoCompany: once('otherInNoCompany', async () => undefined),
+      companyPartPrice: once('companyPartPrice', makers.companyPartPrice),
     };
     fresh = makers;
   });

@@ -153,6 +153,11 @@ const graphql = `
 | Mutation.setCompanyMemberRole | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
 | Mutation.removeCompanyMember | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
 | Mutation.leaveCompany        | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own company membership                     |
+| Query.myPrices               | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own company prices (none for others)       |
+| Query.companyPriceList       | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's price list                     |
+| Mutation.setCompanyPercentOff | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's price list (percent off)       |
+| Mutation.setCompanyPartPrice | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company, a part's fixed price            |
+| Mutation.removeCompanyPartPrice | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a fixed price of the customer's company                 |
 `;
 
 const rest = `
@@ -232,6 +237,11 @@ const rest = `
 | DELETE /api/company-invitations/{id} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an open invitation of the customer's company            |
 | POST /api/company-invitations/{id}/accept | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invitation to the customer's address                 |
 | POST /api/company-invitations/{id}/decline | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invitation to the customer's address                 |
+| GET /api/company/prices      | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own company prices (none for others)       |
+| GET /api/companies/{id}/prices | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's price list                     |
+| PUT /api/companies/{id}/prices | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's price list (percent off)       |
+| PUT /api/companies/{id}/prices/{partId} | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company, a part's fixed price            |
+| DELETE /api/companies/{id}/prices/{partId} | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a fixed price of the customer's company                 |
 `;
 
 /**
@@ -382,6 +392,11 @@ export const servedBy: Record<string, Operation> = {
   'Mutation.setCompanyMemberRole': 'companies.setMemberRole',
   'Mutation.removeCompanyMember': 'companies.removeMember',
   'Mutation.leaveCompany': 'companies.leave',
+  'Query.myPrices': 'companies.myPrices',
+  'Query.companyPriceList': 'companies.priceList',
+  'Mutation.setCompanyPercentOff': 'companies.setPercentOff',
+  'Mutation.setCompanyPartPrice': 'companies.setPartPrice',
+  'Mutation.removeCompanyPartPrice': 'companies.removePartPrice',
   'POST /api/quick-order/check': 'quickOrder.check',
   'POST /api/quick-order/problems.csv': 'quickOrder.check',
   'POST /api/quick-order/cart': 'quickOrder.addToCart',
@@ -412,6 +427,11 @@ export const servedBy: Record<string, Operation> = {
   'DELETE /api/company-invitations/{id}': 'companies.withdrawInvitation',
   'POST /api/company-invitations/{id}/accept': 'companies.acceptInvitation',
   'POST /api/company-invitations/{id}/decline': 'companies.declineInvitation',
+  'GET /api/company/prices': 'companies.myPrices',
+  'GET /api/companies/{id}/prices': 'companies.priceList',
+  'PUT /api/companies/{id}/prices': 'companies.setPercentOff',
+  'PUT /api/companies/{id}/prices/{partId}': 'companies.setPartPrice',
+  'DELETE /api/companies/{id}/prices/{partId}': 'companies.removePartPrice',
 };
 
 /**
