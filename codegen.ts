@@ -104,7 +104,7 @@ const config: CodegenConfig = {
           CompanyAddress: '../companies/companiesSchema#CompanyAddressRow',
           MyPrices: '../companies/companyPrices#MyPricesView',
           MyPartPrice: '../companies/companyPrices#PartPriceView',
-          CompanyPriceList: '../companies/companyPrices#CompanyPriceListView',
+          CompanyPricePage: '../companies/companyPrices#CompanyPriceListView',
           CompanyPartPrice: '../companies/companyPrices#CompanyPartPriceView',
           Brand: '../catalog/catalogSchema#BrandRow',
           Category: '../catalog/catalogSchema#CategoryRow',

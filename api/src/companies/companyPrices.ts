@@ -151,7 +151,8 @@ export function createCompanyPricesService(deps: { db: Db }) {
     const [membership] = await tx
       .select({ companyId: companyMembers.companyId, role: companyMembers.role })
       .from(companyMembers)
-      .where(eq(companyMembers.userId, caller.userId));
+      .where(eq(companyMembers.userId, caller.userId))
+      .limit(1);
     authorizeCompany(operation, caller, membership?.companyId === company.id ? membership.role : null);
     return { caller, companyId: company.id };
   }
@@ -180,7 +181,11 @@ export function createCompanyPricesService(deps: { db: Db }) {
   }
 
   async function priceList(companyId: string, bounds: Page): Promise<CompanyPriceListView> {
-    const [head] = await db.select().from(companyPriceLists).where(eq(companyPriceLists.companyId, companyId));
+    const [head] = await db
+      .select()
+      .from(companyPriceLists)
+      .where(eq(companyPriceLists.companyId, companyId))
+      .limit(1);
     const where = eq(companyPartPrices.companyId, companyId);
     const { items, total } = await pageWithTotal(
       bounds,

@@ -24,10 +24,10 @@ export const companyPriceMutations: Pick<
     services.companyPrices.removeCompanyPartPrice(actor, id, partId),
 };
 
-export const companyPriceTypes: Pick<Resolvers, 'MyPrices' | 'MyPartPrice' | 'CompanyPriceList' | 'CompanyPartPrice'> =
+export const companyPriceTypes: Pick<Resolvers, 'MyPrices' | 'MyPartPrice' | 'CompanyPricePage' | 'CompanyPartPrice'> =
   {
     MyPrices: { percentOff: (view) => percent(view.percentOffBasisPoints) },
     MyPartPrice: { price: (view) => centsToDollars(view.priceCents) },
-    CompanyPriceList: { percentOff: (view) => percent(view.percentOffBasisPoints) },
+    CompanyPricePage: { percentOff: (view) => percent(view.percentOffBasisPoints) },
     CompanyPartPrice: { price: (view) => centsToDollars(view.priceCents) },
   };

@@ -34,6 +34,7 @@ import { maxGarageBikes } from '../garage/garageService';
 import { maxCandidates, suggestionsPerLine } from '../ordering/quickOrderCheck';
 import { maxSavedListLines, maxSavedLists } from '../ordering/savedListsService';
 import { companyLimits } from '../companies/companiesService';
+import { companyPriceLimits } from '../companies/companyPrices';
 
 /**
  * Bounds on what one GraphQL request may ask for, checked before anything runs. Every operation is small
@@ -87,6 +88,9 @@ export const queryLimits = {
     'Query.myCompanyInvitations': companyLimits.invitationsShown,
     'Company.addresses': companyLimits.addresses,
     'Company.invitations': companyLimits.pendingInvitations,
+    'MyPrices.parts': companyPriceLimits.myPricesIds,
+    'MyPartPrice.priceTiers': maxPriceTiers,
+    'CompanyPartPrice.priceTiers': maxPriceTiers,
   } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,
