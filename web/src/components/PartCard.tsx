@@ -2,6 +2,7 @@ import { formatDollars, truncate, truncation } from '@partsyard/common';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { PartFieldsFragment } from '../generated/graphql';
+import { YourPrice } from '../lib/companyPrices';
 import { FromTier } from './cart/PriceBreaks';
 import { PartImage } from './PartImage';
 
@@ -51,6 +52,7 @@ export function PartCard({
           {truncate(part.description, truncation.cardDescription)}
         </p>
         <p className="text-2xl font-bold text-primary">{formatDollars(part.price)}</p>
+        <YourPrice part={part} />
         <FromTier part={part} />
         <dl className="grid grid-cols-2 gap-2 text-sm">
           <div className="rounded-field bg-base-200 px-3 py-2">

@@ -12,6 +12,7 @@ import { useCheckoutMutation, usePartQuery, type PartFieldsFragment } from '../.
 import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { useAuth } from '../../lib/auth';
 import { PriceBreaks } from '../../components/cart/PriceBreaks';
+import { CompanyPriceMark } from '../../lib/companyPrices';
 import { amountProblem, useCart, type CartLineView, type CartState } from '../../lib/cart/useCart';
 import { visitorCart } from '../../lib/cart/visitorCart';
 
@@ -83,7 +84,14 @@ function Line({ line, cart, serverError }: { line: CartLineView; cart: CartState
             </Link>
           </h2>
           <p className="text-sm text-gray-700">
-            {formatDollars(line.unitPrice)} per unit · Minimum Order {part.minOrder} · Available {part.available}
+            {formatDollars(line.unitPrice)} per unit
+            {line.companyPriced && (
+              <>
+                {' '}
+                <CompanyPriceMark />
+              </>
+            )}{' '}
+            · Minimum Order {part.minOrder} · Available {part.available}
           </p>
           <PriceBreaks part={part} amount={line.amount} />
           <div className="flex flex-wrap items-center gap-2">

@@ -1,4 +1,4 @@
-import { dollarsToCents, formatDollars, purchaseSchema } from '@partsyard/common';
+import { dollarsToCents, formatDollars, purchaseSchema, unitPriceCents } from '@partsyard/common';
 import { Formik, useFormikContext, type FormikHelpers } from 'formik';
 import { useMemo, useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
@@ -11,7 +11,8 @@ import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { useAuth } from '../../lib/auth';
 import { BusyButton } from '../../components/BusyButton';
 import { PriceBreaks } from '../../components/cart/PriceBreaks';
-import { unitPriceOf } from '../../lib/cart/priced';
+import { pricedOf } from '../../lib/cart/priced';
+import { useMyPrices, yourUnitPrice, YourPrice } from '../../lib/companyPrices';
 import { amountProblem, useCart } from '../../lib/cart/useCart';
 import type { PartFieldsFragment } from '../../generated/graphql';
 
@@ -65,6 +66,7 @@ export default function PurchasePage() {
   });
   const [placeOrder] = usePlaceOrderMutation();
   const part = data?.part;
+  const myPrices = useMyPrices(part ? [part.id] : []);
 
   const initialValues = useMemo<PurchaseValues>(
     () => ({ name: user?.displayName ?? '', email: user?.email ?? '', phone: '', orderAmount: '', address: '' }),
@@ -161,7 +163,7 @@ export default function PurchasePage() {
               const amount = Number(values.orderAmount);
               const total =
                 values.orderAmount !== '' && Number.isInteger(amount) && amount > 0
-                  ? unitPriceOf(part, amount) * amount
+                  ? ((yourUnitPrice(myPrices, part, amount) ?? unitPriceCents(pricedOf(part), amount)) * amount) / 100
                   : 0;
               return (
                 <ShopForm className="flex flex-col gap-3">
@@ -177,6 +179,7 @@ export default function PurchasePage() {
                     placeholder={`At least ${part.minOrder}`}
                   />
                   <FormField name="address" label="Address" as="textarea" rows={3} autoComplete="street-address" />
+                  <YourPrice part={part} amount={amount} book={myPrices} />
                   <PriceBreaks part={part} amount={amount} />
                   <p className="flex items-center justify-between rounded-box bg-base-200 px-4 py-3">
                     <span className="text-gray-600">Total price</span>

@@ -8,6 +8,7 @@ import { useOwnPageMeta } from '../../lib/pageMeta';
 import { AddToCartForm } from '../../components/cart/AddToCart';
 import { AddToListButton } from '../../components/lists/AddToList';
 import { PriceBreaks } from '../../components/cart/PriceBreaks';
+import { useMyPrices, YourPrice } from '../../lib/companyPrices';
 import { smallestOrder } from '../../lib/cart/useCart';
 import { PartFacts } from './PartFacts';
 import { PartFit } from './PartFit';
@@ -42,6 +43,7 @@ export default function PartPage() {
   const { data, loading, error } = usePartDetailsQuery({ variables: { id: partId } });
   const part = data?.part;
   const [amount, setAmount] = useState(0);
+  const myPrices = useMyPrices(part ? [part.id] : []);
   useOwnPageMeta(part ? partPageMeta(part) : null);
 
   // As tall as the screen while the part loads: the page that replaces it is taller, so nothing in view (the
@@ -64,6 +66,7 @@ export default function PartPage() {
           </p>
           <ShoppingFact label="Minimum Order">{part.minOrder}</ShoppingFact>
           <ShoppingFact label="Available">{part.available}</ShoppingFact>
+          <YourPrice part={part} amount={amount || smallestOrder(part)} book={myPrices} />
           <PriceBreaks part={part} amount={amount || smallestOrder(part)} />
         </ShoppingPartSummary>
         <div className="flex min-w-0 flex-col gap-8">

@@ -1,6 +1,7 @@
 import { formatDollars } from '@partsyard/common';
 import type { ClipboardEvent, KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { CompanyPriceMark } from '../../lib/companyPrices';
 import { problemField, type RowResult } from './checkResults';
 import type { GridRow } from './gridRows';
 
@@ -47,8 +48,14 @@ function Outcome({
         {o.part && partLink(o.part)}
         {o.unitPrice !== null && o.lineTotal !== null && (
           <p data-testid="row-price">
-            {formatDollars(o.unitPrice)} each, line total{' '}
-            <span className="font-semibold">{formatDollars(o.lineTotal)}</span>
+            {formatDollars(o.unitPrice)} each
+            {o.companyPriced && (
+              <>
+                {' '}
+                <CompanyPriceMark />
+              </>
+            )}
+            , line total <span className="font-semibold">{formatDollars(o.lineTotal)}</span>
           </p>
         )}
         {o.note && <p className="text-base-content/80">{o.note}</p>}

@@ -34,6 +34,8 @@ export interface CartLineView {
   part: PartFieldsFragment;
   amount: number;
   unitPrice: number;
+  /** The unit price is the customer's company price (the server's `companyPriced`; a visitor's never is). */
+  companyPriced: boolean;
   seenUnitPrice: number;
   lineTotal: number;
   problem: string | null;
@@ -99,6 +101,7 @@ export function useCart(): CartState {
       part: l.part,
       amount: l.amount,
       unitPrice,
+      companyPriced: false,
       seenUnitPrice: l.seenUnitPrice,
       lineTotal: Math.round(unitPrice * 100 * l.amount) / 100,
       problem: amountProblem(l.part, l.amount),

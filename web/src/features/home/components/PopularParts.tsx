@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { PartCard, PartCardSkeleton, partGridClass } from '../../../components/PartCard';
 import type { PartFieldsFragment } from '../../../generated/graphql';
+import { MyPricesProvider } from '../../../lib/companyPrices';
 
 /** Placeholders shown until at least one part has arrived (spec §4, §9). */
 export const partPlaceholderCount = 7;
@@ -21,9 +22,15 @@ export function PopularParts({ parts }: { parts: (PartFieldsFragment & { sold?: 
         </h2>
       </div>
       <div className={partGridClass} aria-busy={loading}>
-        {loading
-          ? Array.from({ length: partPlaceholderCount }, (_, i) => <PartCardSkeleton key={i} />)
-          : parts.map((part) => <PartCard key={part.id} part={part} />)}
+        {loading ? (
+          Array.from({ length: partPlaceholderCount }, (_, i) => <PartCardSkeleton key={i} />)
+        ) : (
+          <MyPricesProvider partIds={parts.map((part) => part.id)}>
+            {parts.map((part) => (
+              <PartCard key={part.id} part={part} />
+            ))}
+          </MyPricesProvider>
+        )}
       </div>
       {loading && (
         <p className="sr-only" role="status">

@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, type To } from 'react-router-dom';
 import { useDebouncedCallback } from 'use-debounce';
 import { firstRowCards, PartCard, PartCardSkeleton } from '../../../components/PartCard';
+import { MyPricesProvider } from '../../../lib/companyPrices';
 import {
   useBrandBySlugQuery,
   useCatalogListQuery,
@@ -275,17 +276,19 @@ export function CatalogView({
                 Showing {first}–{last} of {result.totalText} {total === 1 ? 'part' : 'parts'}
                 {loading && <span className="loading loading-dots loading-xs ml-2 align-middle" aria-label="Loading" />}
               </p>
-              <div className={`${gridClass} ${loading ? 'opacity-60 transition-opacity' : ''}`}>
-                {result.items.map((item, i) => (
-                  <PartCard
-                    key={item.part.id}
-                    part={item.part}
-                    priority={i < firstRowCards}
-                    heading="h2"
-                    notes={<CatalogItemNotes item={item} />}
-                  />
-                ))}
-              </div>
+              <MyPricesProvider partIds={result.items.map((item) => item.part.id)}>
+                <div className={`${gridClass} ${loading ? 'opacity-60 transition-opacity' : ''}`}>
+                  {result.items.map((item, i) => (
+                    <PartCard
+                      key={item.part.id}
+                      part={item.part}
+                      priority={i < firstRowCards}
+                      heading="h2"
+                      notes={<CatalogItemNotes item={item} />}
+                    />
+                  ))}
+                </div>
+              </MyPricesProvider>
               <Pagination page={page} pageCount={pageCount} onPage={goTo} />
             </>
           )}
