@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router-dom';
 import { Spinner } from '../../components/Spinner';
 import { useCompanyQuery } from '../../generated/companies';
 import { errorCode, errorMessage } from '../../lib/apollo';
+import { CompanyPriceList } from './CompanyPriceList';
 import { CompanyView } from './CompanyView';
 
 /** One company for the shop's admins: everything its company admins see and may do. */
@@ -34,6 +35,14 @@ export default function CompanyAdminPage() {
       {back}
       <h2 className="text-2xl font-bold [overflow-wrap:anywhere]">{company.name}</h2>
       <CompanyView company={company} manage refetch={refetch} />
+      <section className="card bg-base-100 shadow-md" aria-labelledby="company-prices-title">
+        <div className="card-body gap-4 max-sm:px-4">
+          <h3 id="company-prices-title" className="card-title">
+            Price list
+          </h3>
+          <CompanyPriceList companyId={company.id} />
+        </div>
+      </section>
     </div>
   );
 }
