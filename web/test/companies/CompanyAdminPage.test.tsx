@@ -3,7 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
 import { Route, Routes } from 'react-router-dom';
 import CompanyAdminPage from '../../src/features/companies/CompanyAdminPage';
-import { CompanyDocument, InviteToCompanyDocument, RemoveCompanyMemberDocument } from '../../src/generated/companies';
+import {
+  CompanyDocument,
+  CompanyPriceListDocument,
+  InviteToCompanyDocument,
+  RemoveCompanyMemberDocument,
+} from '../../src/generated/companies';
 import { polyfillDialog, renderAdmin } from '../admin/renderAdmin';
 import { company, member } from './fixtures';
 
@@ -13,12 +18,22 @@ const companyAnswer = (answer: unknown) => ({
   result: { data: { company: answer } },
 });
 
+/** The company's price list (an empty one) under its details. */
+const emptyPriceList = {
+  request: { query: CompanyPriceListDocument, variables: { id: 'c1', offset: 0, limit: 50 } },
+  result: {
+    data: {
+      companyPriceList: { __typename: 'CompanyPricePage', companyId: 'c1', percentOff: null, total: 0, items: [] },
+    },
+  },
+};
+
 const renderPage = (mocks: Parameters<typeof renderAdmin>[1]) =>
   renderAdmin(
     <Routes>
       <Route path="/dashboard/companies/:companyId" element={<CompanyAdminPage />} />
     </Routes>,
-    mocks,
+    [...mocks, emptyPriceList],
     '/dashboard/companies/c1',
   );
 

@@ -68,10 +68,26 @@ interface PercentValues {
   percentOff: string;
 }
 
+/** What the page checks before sending a percentage (the server checks the rest). */
+export function percentErrors(values: PercentValues): Record<string, string> {
+  const text = values.percentOff.trim();
+  return text !== '' && !Number.isFinite(Number(text)) ? { percentOff: companyPriceTexts.percentNumber } : {};
+}
+
 interface PartPriceValues {
   sku: string;
   price: string;
   breaks: string;
+}
+
+/** What the page checks before sending a part's price (the server checks the rest: the price's and breaks' rules). */
+export function partPriceErrors(values: PartPriceValues): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (!values.sku.trim()) errors.sku = companyPriceTexts.skuRequired;
+  const price = values.price.trim();
+  if (price === '' || !Number.isFinite(Number(price))) errors.price = companyPriceTexts.priceRequired;
+  if (parseBreaks(values.breaks) === null) errors.breaks = companyPriceTexts.breaksFormat;
+  return errors;
 }
 
 export function CompanyPriceList({ companyId }: { companyId: string }) {
@@ -89,10 +105,6 @@ export function CompanyPriceList({ companyId }: { companyId: string }) {
   const savePercent = async (values: PercentValues, helpers: FormikHelpers<PercentValues>) => {
     const text = values.percentOff.trim();
     const percentOff = text === '' ? null : Number(text);
-    if (percentOff !== null && !Number.isFinite(percentOff)) {
-      helpers.setErrors({ percentOff: companyPriceTexts.percentNumber });
-      return;
-    }
     try {
       await setPercentOff({ variables: { id: companyId, percentOff } });
       await refetch();
@@ -106,16 +118,8 @@ export function CompanyPriceList({ companyId }: { companyId: string }) {
 
   const savePartPrice = async (values: PartPriceValues, helpers: FormikHelpers<PartPriceValues>) => {
     const sku = values.sku.trim();
-    const errors: Record<string, string> = {};
-    if (!sku) errors.sku = companyPriceTexts.skuRequired;
     const price = Number(values.price.trim());
-    if (values.price.trim() === '' || !Number.isFinite(price)) errors.price = companyPriceTexts.priceRequired;
-    const breaks = parseBreaks(values.breaks);
-    if (breaks === null) errors.breaks = companyPriceTexts.breaksFormat;
-    if (Object.keys(errors).length) {
-      helpers.setErrors(errors);
-      return;
-    }
+    const breaks = parseBreaks(values.breaks) ?? [];
     try {
       const found = await client.query<PartBySkuQuery, PartBySkuQueryVariables>({
         query: PartBySkuDocument,
@@ -165,6 +169,7 @@ export function CompanyPriceList({ companyId }: { companyId: string }) {
           percentOff: list?.percentOff === null || list?.percentOff === undefined ? '' : String(list.percentOff),
         }}
         enableReinitialize
+        validate={percentErrors}
         onSubmit={savePercent}
       >
         {({ isSubmitting }) => (
@@ -181,7 +186,11 @@ export function CompanyPriceList({ companyId }: { companyId: string }) {
         )}
       </Formik>
 
-      <Formik<PartPriceValues> initialValues={{ sku: '', price: '', breaks: '' }} onSubmit={savePartPrice}>
+      <Formik<PartPriceValues>
+        initialValues={{ sku: '', price: '', breaks: '' }}
+        validate={partPriceErrors}
+        onSubmit={savePartPrice}
+      >
         {({ isSubmitting }) => (
           <ShopForm idPrefix="part-price" className="grid gap-3 sm:grid-cols-3" aria-label="Set a part’s company price">
             <FormField name="sku" label="Part SKU" autoComplete="off" />
