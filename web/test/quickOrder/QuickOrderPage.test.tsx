@@ -38,6 +38,7 @@ const line = ({
   ({
     __typename: 'QuickOrderLine',
     unitPrice: null,
+    companyPriced: false,
     lineTotal: null,
     note: null,
     mergedInto: null,
