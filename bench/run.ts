@@ -185,6 +185,10 @@ const homeQuery = `query HomeData($partsLimit: Int, $reviewsLimit: Int) {
 const catalogQuery = `query Catalog($search: String, $offset: Int, $limit: Int) {
   parts(search: $search, offset: $offset, limit: $limit) { items { ${partFields} } total offset limit }
 }`;
+/** A company member's own prices for the parts of a page (web/src/graphql/myPrices.graphql; issue 35 point 3). */
+const myPricesQuery = `query MyPrices($partIds: [ID!]!) {
+  myPrices(partIds: $partIds) { companyId percentOff parts { partId price priceTiers { minUnits price } } }
+}`;
 /** The web's OrderFields fragment (web/src/graphql/fragments.graphql): what My Orders and All Orders ask. */
 const orderFields =
   'id name email phone address partId partName partImage orderAmount unitPrice price paid status transactionId createdAt expiresAt checkoutId';
@@ -863,6 +867,27 @@ async function main(): Promise<void> {
     const [somePart] = rowsOf<{ id: string }>(
       await db.execute(sql`select id from parts order by created_at desc limit 1 offset 123`),
     );
+    // A company member (issue 35 point 3): a company with a price list (10 % off, and fixed prices for 1,000
+    // parts), asked for the catalog's public answer and their own prices for its page beside it.
+    const [member] = rowsOf<{ id: string; firebase_uid: string }>(
+      await db.execute(sql`insert into users (email, name, firebase_uid) values ('member@bench.test', 'Bench member',
+                           'bench-member') returning id, firebase_uid`),
+    );
+    const [benchCompany] = rowsOf<{ id: string }>(
+      await db.execute(sql`insert into companies (name, tax_id) values ('Bench Works', 'BENCH-1') returning id`),
+    );
+    await db.execute(sql`insert into company_members (user_id, company_id, role)
+                         values (${member.id}, ${benchCompany.id}, 'buyer')`);
+    await db.execute(
+      sql`insert into company_price_lists (company_id, percent_off_bp) values (${benchCompany.id}, 1000)`,
+    );
+    await db.execute(sql`insert into company_part_prices (company_id, part_id, price_cents, price_tiers)
+                         select ${benchCompany.id}, id, greatest(1, price_cents * 85 / 100), '[]'::jsonb
+                         from parts order by id limit 1000`);
+    const memberToken = tokens.sign({ userId: member.id, firebaseUid: member.firebase_uid });
+    const catalogPageIds = rowsOf<{ id: string }>(await db.execute(sql`select id from parts order by id limit 20`)).map(
+      (r) => r.id,
+    );
     const [racePart] = rowsOf<{ id: string }>(
       await db.execute(sql`insert into parts (name, description, price_cents, min_order, available)
                            values ('Bench race sprocket', 'The part 50 customers order at once.', 1999, 1, ${raceStock})
@@ -988,6 +1013,18 @@ async function main(): Promise<void> {
         customerToken,
         signedInRead,
         { 'cache-control': 'no-cache' },
+      ),
+      signedIn(
+        "catalog signed in as a company member (the visitors' public answer: no company price in it)",
+        gql(catalogQuery, { search: 'brake', offset: 0, limit: 20 }),
+        memberToken,
+        signedInRead,
+      ),
+      signedIn(
+        "company member's myPrices for a page of 20 parts (their price list kept in memory under its version)",
+        gql(myPricesQuery, { partIds: catalogPageIds }),
+        memberToken,
+        signedInRead,
       ),
       {
         spec: { ...base, name: 'REST GET /api/parts/{id}', url: `${appUrl}/api/parts/${somePart.id}`, method: 'GET' },
