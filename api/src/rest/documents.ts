@@ -24,6 +24,8 @@ export const orderDocument = (o: OrderRow) => ({
   phone: o.phone,
   price: centsToDollars(o.totalCents),
   unitPrice: centsToDollars(o.unitPriceCents),
+  // The unit price was the customer's company price (issue 35 point 3).
+  companyPriced: o.companyPriced,
   orderAmount: o.orderAmount,
   address: o.address,
   partName: o.partName,
