@@ -6,6 +6,7 @@ import {
   type PriceTier,
   type Priced,
 } from '@partsyard/common';
+import type { ApolloCache } from '@apollo/client';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useMyPricesQuery, type MyPricesQuery, type PartFieldsFragment } from '../generated/graphql';
 import { useOptionalAuth } from './auth';
@@ -30,6 +31,16 @@ export const myPricesBatch = 200;
 /** Accounts (Firebase uid) the server said are in no company (or whose company has no price list): not asked again. */
 const noPriceList = new Set<string>();
 
+/**
+ * The caller joined or left a company: their prices are asked again (the answers kept by Apollo are dropped, and
+ * an earlier "no price list" is forgotten).
+ */
+export function companyMembershipChanged(cache: ApolloCache<unknown>): void {
+  noPriceList.clear();
+  cache.evict({ id: 'ROOT_QUERY', fieldName: 'myPrices' });
+  cache.gc();
+}
+
 const tiersOf = (tiers: readonly { minUnits: number; price: number }[]): PriceTier[] =>
   tiers.map((t) => ({ minUnits: t.minUnits, priceCents: dollarsToCents(t.price) }));
 
@@ -53,7 +64,7 @@ export function useMyPrices(partIds: readonly string[]): MyPriceBook | null {
   const uid = auth?.status === 'signedIn' ? (auth.user?.uid ?? null) : null;
   const ids = useMemo(() => [...new Set(partIds)].sort().slice(0, myPricesBatch), [partIds]);
   const skip = uid === null || ids.length === 0 || noPriceList.has(uid);
-  const { data } = useMyPricesQuery({ variables: { partIds: ids }, skip, fetchPolicy: 'cache-first' });
+  const { data } = useMyPricesQuery({ variables: { partIds: ids }, skip, fetchPolicy: 'cache-and-network' });
   useEffect(() => {
     if (uid !== null && data && data.myPrices === null) noPriceList.add(uid);
   }, [uid, data]);

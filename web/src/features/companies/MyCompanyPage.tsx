@@ -15,6 +15,7 @@ import {
   type MyCompanyQuery,
 } from '../../generated/companies';
 import type { ApolloCache } from '@apollo/client';
+import { companyMembershipChanged } from '../../lib/companyPrices';
 import { errorMessage } from '../../lib/apollo';
 import { CompanyForm } from './companyForms';
 import { CompanyView, dayOf } from './CompanyView';
@@ -31,7 +32,10 @@ const joined = (cache: ApolloCache<unknown>, company: CompanyDetailsFragment | u
 /** Open invitations to the caller's verified address: accept (joins the company) or decline. */
 function InvitationsToMe({ invitations }: { invitations: InvitationToMeFragment[] }) {
   const [accept] = useAcceptCompanyInvitationMutation({
-    update: (cache, { data }) => joined(cache, data?.acceptCompanyInvitation),
+    update: (cache, { data }) => {
+      joined(cache, data?.acceptCompanyInvitation);
+      companyMembershipChanged(cache);
+    },
   });
   const [decline] = useDeclineCompanyInvitationMutation({
     update: (cache, { data }) => {
@@ -119,7 +123,9 @@ export default function MyCompanyPage() {
   const [createCompany] = useCreateCompanyMutation({
     update: (cache, { data: created }) => joined(cache, created?.createCompany),
   });
-  const [leaveCompany, { loading: leaving }] = useLeaveCompanyMutation();
+  const [leaveCompany, { loading: leaving }] = useLeaveCompanyMutation({
+    update: (cache) => companyMembershipChanged(cache),
+  });
   const [confirmLeave, setConfirmLeave] = useState(false);
 
   if (loading && !data) return <Spinner centered />;
