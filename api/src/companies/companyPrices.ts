@@ -181,11 +181,7 @@ export function createCompanyPricesService(deps: { db: Db }) {
   }
 
   async function priceList(companyId: string, bounds: Page): Promise<CompanyPriceListView> {
-    const [head] = await db
-      .select()
-      .from(companyPriceLists)
-      .where(eq(companyPriceLists.companyId, companyId))
-      .limit(1);
+    const [head] = await db.select().from(companyPriceLists).where(eq(companyPriceLists.companyId, companyId)).limit(1);
     const where = eq(companyPartPrices.companyId, companyId);
     const { items, total } = await pageWithTotal(
       bounds,
