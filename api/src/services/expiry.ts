@@ -29,8 +29,19 @@ import { releaseStock } from './stock';
  */
 export const expiryBatch = 200;
 
-/** Unpaid orders past their expiry, matching `where`. */
-export const dueWhere = (where?: SQL) => and(eq(orders.status, 'unpaid'), lte(orders.expiresAt, sql`now()`), where);
+/**
+ * The statuses of an order that holds its stock until `expiresAt`: unpaid, or awaiting a company admin's approval
+ * (issue 35 point 2: held exactly as an unpaid order is, counted by the same caps, expired by the same sweep).
+ */
+export const holdingStatuses = ['unpaid', 'awaiting_approval'] as const;
+/**
+ * `status in ('unpaid', 'awaiting_approval')` written out, not parameters: a prepared statement's generic plan must
+ * still match the partial indexes' WHERE (orders_unpaid_*_idx, migration 0027).
+ */
+export const holdsStock = sql`${orders.status} in ('unpaid', 'awaiting_approval')`;
+
+/** Orders holding stock (unpaid, or awaiting approval) past their expiry, matching `where`. */
+export const dueWhere = (where?: SQL) => and(holdsStock, lte(orders.expiresAt, sql`now()`), where);
 
 /**
  * Whether the part `partId` (a column or a value) has unpaid orders past their expiry: the same rule as
@@ -42,7 +53,7 @@ export const partHasDueOrders = (partId: SQL | AnyPgColumn) => {
   // Nested in an SQL of its own: in the select list of a one-table select, Drizzle writes the columns that are
   // an SQL field's own chunks without their table, and `"part_id" = "id"` would compare an order with itself.
   // 'unpaid' is written, not a parameter: a prepared statement's generic plan must still match the index's WHERE.
-  const unpaidOfPart = and(eq(orders.partId, partId), sql`${orders.status} = 'unpaid'`);
+  const unpaidOfPart = and(eq(orders.partId, partId), holdsStock);
   const earliest = sql`select min(${orders.expiresAt}) from ${orders} where ${unpaidOfPart}`;
   return sql<boolean>`coalesce((${earliest}) <= now(), false)`;
 };
@@ -75,7 +86,7 @@ async function expireBatch(tx: Tx, where: SQL | undefined, limit: number) {
   const checkouts = [...new Set(due.flatMap((o) => (o.checkoutId ? [o.checkoutId] : [])))];
   if (checkouts.length) {
     // The checkouts' other orders need not match `where` (another part's line) nor fit in the limit.
-    const unpaidOfCheckouts = and(inArray(orders.checkoutId, checkouts), eq(orders.status, 'unpaid'));
+    const unpaidOfCheckouts = and(inArray(orders.checkoutId, checkouts), holdsStock);
     const held = await tx
       .select({ id: orders.id })
       .from(orders)
@@ -94,7 +105,7 @@ async function expireBatch(tx: Tx, where: SQL | undefined, limit: number) {
   const expired = await tx
     .update(orders)
     .set({ status: 'expired' })
-    .where(and(inArray(orders.id, [...ids]), eq(orders.status, 'unpaid')))
+    .where(and(inArray(orders.id, [...ids]), holdsStock))
     .returning();
   const taken = new Map<string, number>();
   for (const { partId, orderAmount } of expired) {
