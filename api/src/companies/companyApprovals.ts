@@ -9,6 +9,7 @@ import { approvalRequestEmail, approvedEmail, awaitingApprovalEmail, declinedEma
 import { enqueueEmail } from '../services/outbox';
 import { isId, page, pageWithTotal } from '../services/paging';
 import { authorize, authorizeCompany, type SignedInOperation } from '../services/rights';
+import { maxCartLines } from '../services/cartService';
 import { releaseStock } from '../services/stock';
 import { companies, companyMembers } from './companiesSchema';
 
@@ -268,7 +269,7 @@ export function createCompanyApprovals(deps: { db: Db; limits: OrderLimits }) {
     if (typeof companyId !== 'string' || !isId(companyId)) throw notFound('Company');
     const [company] = await db.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId));
     if (!company) throw notFound('Company');
-    const [mine] = await db.select().from(companyMembers).where(eq(companyMembers.userId, caller.userId));
+    const [mine] = await db.select().from(companyMembers).where(eq(companyMembers.userId, caller.userId)).limit(1);
     authorizeCompany(operation, caller, mine?.companyId === company.id ? mine.role : null);
     return company.id;
   }
@@ -283,8 +284,9 @@ export function createCompanyApprovals(deps: { db: Db; limits: OrderLimits }) {
       companyId: unknown,
       args: { offset?: number | null; limit?: number | null } = {},
     ): Promise<{ items: AwaitingCheckoutView[]; total: number }> {
-      const id = await onCompany('companies.approvals', actor, companyId);
+      authorize('companies.approvals', actor);
       const bounds = page(args.offset, args.limit, approvalPageSize);
+      const id = await onCompany('companies.approvals', actor, companyId);
       const key = sql<string>`coalesce(${orders.checkoutId}, ${orders.id})`;
       const where = and(
         eq(companyMembers.companyId, id),
@@ -338,7 +340,8 @@ export function createCompanyApprovals(deps: { db: Db; limits: OrderLimits }) {
             ),
           ),
         )
-        .orderBy(asc(orders.createdAt), asc(orders.id));
+        .orderBy(asc(orders.createdAt), asc(orders.id))
+        .limit(keys.length * maxCartLines);
       const items = keys.flatMap((k): AwaitingCheckoutView[] => {
         const group = rows.filter((r) => groupKeyOf(r.order) === k.key);
         if (!group.length) return [];
