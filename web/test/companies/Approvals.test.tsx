@@ -5,7 +5,6 @@ import MyCompanyPage from '../../src/features/companies/MyCompanyPage';
 import { limitNotAmount } from '../../src/features/companies/companyForms';
 import {
   ApproveCheckoutDocument,
-  CompanyApprovalsDocument,
   DeclineCheckoutDocument,
   MyCompanyDocument,
   SetCompanyBuyerLimitDocument,
