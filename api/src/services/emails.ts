@@ -418,3 +418,20 @@ export function declinedEmail(orders: EmailOrder[]): OutboxMessage {
     }),
   };
 }
+
+/** To the buyer: their orders awaiting approval were not decided in time; their parts went back on sale. */
+export function expiredUnapprovedEmail(orders: EmailOrder[]): OutboxMessage {
+  return {
+    kind: 'order_expired',
+    to: recipientOf(orders),
+    subject: `Your PartsYard order of ${money(sum(orders))} expired before your company approved it`,
+    dedupeKey: `order_expired:${orders.map((o) => o.id).join(',')}`,
+    ...render('Your order expired', {
+      paragraphs: [
+        greeting(orders),
+        `Your company's admins did not approve this order by ${utcTime(orders[0].expiresAt)}, so nothing was charged and the parts went back on sale. You can place a new order at any time, or ask your company admin to raise your limit per order.`,
+      ],
+      lines: { orders, totalCents: sum(orders) },
+    }),
+  };
+}

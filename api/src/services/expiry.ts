@@ -3,7 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/database';
 import { gatewayIntents, orders, type OrderRow } from '../db/schema';
 import { logger } from '../logger';
-import { expiredEmail } from './emails';
+import { expiredEmail, expiredUnapprovedEmail } from './emails';
 import { enqueueEmail } from './outbox';
 import { releaseStock } from './stock';
 
@@ -74,7 +74,7 @@ export async function expireDueOrdersIn(tx: Tx, where?: SQL, limit = expiryBatch
  */
 async function expireBatch(tx: Tx, where: SQL | undefined, limit: number) {
   const due = await tx
-    .select({ id: orders.id, checkoutId: orders.checkoutId })
+    .select({ id: orders.id, checkoutId: orders.checkoutId, status: orders.status })
     .from(orders)
     .where(dueWhere(where))
     .orderBy(orders.expiresAt)
@@ -83,6 +83,8 @@ async function expireBatch(tx: Tx, where: SQL | undefined, limit: number) {
   const full = due.length === limit;
   if (!due.length) return { expired: [], full };
   const ids = new Set(due.filter((o) => !o.checkoutId).map((o) => o.id));
+  // Those that expired still awaiting a company's approval: their email says so (never a word about paying).
+  const unapproved = new Set(due.filter((o) => o.status === 'awaiting_approval').map((o) => o.id));
   const checkouts = [...new Set(due.flatMap((o) => (o.checkoutId ? [o.checkoutId] : [])))];
   if (checkouts.length) {
     // The checkouts' other orders need not match `where` (another part's line) nor fit in the limit.
@@ -95,11 +97,12 @@ async function expireBatch(tx: Tx, where: SQL | undefined, limit: number) {
     const heldIds = new Set(held.map((o) => o.id));
     // Read after the locks: an unpaid order not held now is another transaction's, and its checkout waits.
     const members = await tx
-      .select({ id: orders.id, checkoutId: orders.checkoutId })
+      .select({ id: orders.id, checkoutId: orders.checkoutId, status: orders.status })
       .from(orders)
       .where(unpaidOfCheckouts);
     const split = new Set(members.filter((o) => !heldIds.has(o.id)).map((o) => o.checkoutId));
     for (const o of members) if (!split.has(o.checkoutId)) ids.add(o.id);
+    for (const o of members) if (o.status === 'awaiting_approval') unapproved.add(o.id);
   }
   if (!ids.size) return { expired: [], full };
   const expired = await tx
@@ -118,7 +121,12 @@ async function expireBatch(tx: Tx, where: SQL | undefined, limit: number) {
     if (!order.userId) continue;
     byCustomer.set(order.userId, [...(byCustomer.get(order.userId) ?? []), order]);
   }
-  for (const customerOrders of byCustomer.values()) await enqueueEmail(tx, expiredEmail(customerOrders));
+  for (const customerOrders of byCustomer.values()) {
+    const awaiting = customerOrders.filter((o) => unapproved.has(o.id));
+    const unpaid = customerOrders.filter((o) => !unapproved.has(o.id));
+    if (unpaid.length) await enqueueEmail(tx, expiredEmail(unpaid));
+    if (awaiting.length) await enqueueEmail(tx, expiredUnapprovedEmail(awaiting));
+  }
   // An intent made for one of them is asked about now: refunded if it was charged, else cancelled at the gateway.
   await tx
     .update(gatewayIntents)

@@ -267,6 +267,12 @@ describe.each(databaseKinds)('approvals (%s)', (kind) => {
     }
     expect(await statuses(placed)).toEqual(['expired']);
     expect((await partRow(app, part.id)).available).toBe(100);
+    // The buyer is told it expired unapproved, not that it went unpaid.
+    const [told] = await db()
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.kind, 'order_expired'), eq(outbox.dedupeKey, `order_expired:${placed[0].id}`)));
+    expect(told.subject).toContain('expired before your company approved it');
 
     // Not yet due: an approval and a sweep at once leave it approved, and the sweep does not take it.
     const next = await checkout(buyer.actor, [{ partId: part.id, amount: 20 }]);
