@@ -298,6 +298,12 @@ describe.each(databaseKinds)('approvals (%s)', (kind) => {
     await expectAppError(services().approvals.companyApprovals(other.owner.actor, id), 'FORBIDDEN');
     const loner = await account();
     await expectAppError(services().approvals.approveCheckout(loner.actor, key), 'FORBIDDEN');
+    await expectAppError(services().approvals.declineCheckout(loner.actor, key), 'FORBIDDEN');
+    await expectAppError(services().approvals.companyApprovals(loner.actor, id), 'FORBIDDEN');
+    await expectAppError(services().companies.setBuyerLimit(loner.actor, id, buyer.actor.userId, 10), 'FORBIDDEN');
+    // A buyer of the company neither sees the list nor decides; a shop admin sees it.
+    await expectAppError(services().approvals.declineCheckout(buyer.actor, key), 'FORBIDDEN');
+    expect((await services().approvals.companyApprovals(shopAdmin, id)).total).toBe(1);
     // The buyer themselves cannot approve their own order.
     await expectAppError(services().approvals.approveCheckout(buyer.actor, key), 'FORBIDDEN');
     await expectAppError(services().approvals.approveCheckout(owner.actor, 'not-an-id'), 'NOT_FOUND');

@@ -87,13 +87,14 @@ export default function ManageOrdersPage() {
       title="Manage All Orders"
       total={total}
       tools={
-        <div className="join" role="group" aria-label="Filter by status">
+        // Seven statuses: on a phone they wrap onto a second line rather than run off the screen.
+        <div className="flex flex-wrap gap-1" role="group" aria-label="Filter by status">
           {filters.map((f) => (
             <button
               key={f.label}
               type="button"
               aria-pressed={(status ?? '') === f.value}
-              className={`btn join-item btn-sm ${(status ?? '') === f.value ? 'btn-primary' : ''}`}
+              className={`btn btn-sm ${(status ?? '') === f.value ? 'btn-primary' : ''}`}
               onClick={() => setFilter('status', f.value)}
             >
               {f.label}
