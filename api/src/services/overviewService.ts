@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, gte, inArray, lt, sql, sum } from 'drizzle-orm';
+import { and, count, desc, gt, gte, inArray, lt, sql, sum } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { contactMessages, orderCounts, orders, parts, type ContactMessageRow } from '../db/schema';
 import type { Actor } from './actor';
