@@ -87,6 +87,7 @@ export const queryLimits = {
     'Query.myCompanyInvitations': companyLimits.invitationsShown,
     'Company.addresses': companyLimits.addresses,
     'Company.invitations': companyLimits.pendingInvitations,
+    'AwaitingApproval.orders': maxCartLines,
   } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,

@@ -11,6 +11,7 @@ import { createGarageService } from '../garage/garageService';
 import { createQuickOrderService } from '../ordering/quickOrderService';
 import { createSavedListsService } from '../ordering/savedListsService';
 import { createCompaniesService } from '../companies/companiesService';
+import { createCompanyApprovals } from '../companies/companyApprovals';
 import { actorReader } from './actor';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
@@ -53,6 +54,7 @@ export function createServices(deps: ServiceDeps) {
     quickOrder,
     savedLists: createSavedListsService({ db: deps.db, quickOrder }),
     companies: createCompaniesService({ db: deps.db }),
+    approvals: createCompanyApprovals({ db: deps.db, limits: orderLimits }),
     users: createUsersService({ ...deps, rateLimits, readActor }),
     payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders, rateLimits }),
     reviews: createReviewsService({ db: deps.db, parts }),

@@ -46,6 +46,7 @@ const largest: Record<string, number> = {
   importRejections: 500,
   stockHistory: 100,
   companies: 200,
+  companyApprovals: 50,
 };
 
 /**
@@ -66,7 +67,12 @@ const requiredArguments: Record<string, string> = {
   get stockHistory() {
     return `partId: "${partWithHistory}"`;
   },
+  get companyApprovals() {
+    return `id: "${companyId}"`;
+  },
 };
+/** A company whose approvals the tests read (made in beforeAll). */
+let companyId = '';
 /** A part whose stock history the tests read (made in beforeAll). */
 let partWithHistory = '';
 /** The field's arguments: those it requires, and `more`. */
@@ -90,6 +96,10 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
       sql`insert into parts (name, description, price_cents, min_order, available) values ('Paged', 'd', 100, 1, 5) returning id`,
     )) as unknown as { rows: { id: string }[] };
     partWithHistory = part.rows[0].id;
+    const company = (await app.db.execute(
+      sql`insert into companies (name, tax_id) values ('Paged Co', 'BIN-1') returning id`,
+    )) as unknown as { rows: { id: string }[] };
+    companyId = company.rows[0].id;
   });
   afterAll(() => app?.close());
 

@@ -153,6 +153,10 @@ const graphql = `
 | Mutation.setCompanyMemberRole | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
 | Mutation.removeCompanyMember | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
 | Mutation.leaveCompany        | 401       | ok       | 404   | 404   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the caller's own company membership                     |
+| Query.companyApprovals       | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's orders awaiting approval       |
+| Mutation.setCompanyBuyerLimit | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
+| Mutation.approveCheckout     | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
+| Mutation.declineCheckout     | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
 `;
 
 const rest = `
@@ -228,6 +232,10 @@ const rest = `
 | POST /api/companies/{id}/invitations | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company, a new invitation                |
 | PUT /api/companies/{id}/members/{userId} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
 | DELETE /api/companies/{id}/members/{userId} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
+| PUT /api/companies/{id}/members/{userId}/limit | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
+| GET /api/companies/{id}/approvals | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's orders awaiting approval       |
+| POST /api/company-approvals/{id}/approve | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
+| POST /api/company-approvals/{id}/decline | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
 | GET /api/company-invitations     | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | invitations to the caller's verified address            |
 | DELETE /api/company-invitations/{id} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an open invitation of the customer's company            |
 | POST /api/company-invitations/{id}/accept | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invitation to the customer's address                 |
@@ -382,6 +390,10 @@ export const servedBy: Record<string, Operation> = {
   'Mutation.setCompanyMemberRole': 'companies.setMemberRole',
   'Mutation.removeCompanyMember': 'companies.removeMember',
   'Mutation.leaveCompany': 'companies.leave',
+  'Query.companyApprovals': 'companies.approvals',
+  'Mutation.setCompanyBuyerLimit': 'companies.setBuyerLimit',
+  'Mutation.approveCheckout': 'companies.approveCheckout',
+  'Mutation.declineCheckout': 'companies.declineCheckout',
   'POST /api/quick-order/check': 'quickOrder.check',
   'POST /api/quick-order/problems.csv': 'quickOrder.check',
   'POST /api/quick-order/cart': 'quickOrder.addToCart',
@@ -408,6 +420,10 @@ export const servedBy: Record<string, Operation> = {
   'POST /api/companies/{id}/invitations': 'companies.invite',
   'PUT /api/companies/{id}/members/{userId}': 'companies.setMemberRole',
   'DELETE /api/companies/{id}/members/{userId}': 'companies.removeMember',
+  'PUT /api/companies/{id}/members/{userId}/limit': 'companies.setBuyerLimit',
+  'GET /api/companies/{id}/approvals': 'companies.approvals',
+  'POST /api/company-approvals/{id}/approve': 'companies.approveCheckout',
+  'POST /api/company-approvals/{id}/decline': 'companies.declineCheckout',
   'GET /api/company-invitations': 'companies.myInvitations',
   'DELETE /api/company-invitations/{id}': 'companies.withdrawInvitation',
   'POST /api/company-invitations/{id}/accept': 'companies.acceptInvitation',

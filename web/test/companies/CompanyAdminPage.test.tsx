@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router-dom';
 import CompanyAdminPage from '../../src/features/companies/CompanyAdminPage';
 import { CompanyDocument, InviteToCompanyDocument, RemoveCompanyMemberDocument } from '../../src/generated/companies';
 import { polyfillDialog, renderAdmin } from '../admin/renderAdmin';
-import { company, member } from './fixtures';
+import { approvals, company, member } from './fixtures';
 
 const asShopAdmin = company({ myRole: null });
 const companyAnswer = (answer: unknown) => ({
@@ -18,7 +18,8 @@ const renderPage = (mocks: Parameters<typeof renderAdmin>[1]) =>
     <Routes>
       <Route path="/dashboard/companies/:companyId" element={<CompanyAdminPage />} />
     </Routes>,
-    mocks,
+    // The company's approvals list shows too (issue 35 point 2): none waiting here.
+    [...mocks, approvals([]), approvals([])],
     '/dashboard/companies/c1',
   );
 
