@@ -420,8 +420,8 @@ describe.each(databaseKinds)('unpaid orders expire (%s)', (kind) => {
     expect(bad).toEqual({
       status: 400,
       body: {
-        message: 'Must be one of unpaid, paid, shipped, expired',
-        errors: { status: 'Must be one of unpaid, paid, shipped, expired' },
+        message: 'Must be one of unpaid, paid, shipped, expired, awaiting_approval, declined',
+        errors: { status: 'Must be one of unpaid, paid, shipped, expired, awaiting_approval, declined' },
       },
     });
     // Rights come first: a customer asking with a bad status is refused as a customer.

@@ -110,6 +110,8 @@ describe.each(databaseKinds)('the admin overview (%s)', (kind) => {
       { status: 'paid', count: 3 },
       { status: 'shipped', count: 1 },
       { status: 'expired', count: 1 },
+      { status: 'awaiting_approval', count: 0 },
+      { status: 'declined', count: 0 },
     ]);
     // Only the unpaid order still holding its stock counts (the due one is about to expire).
     expect({ units: overview.unitsReserved, orders: overview.unpaidOrders }).toEqual({ units: 4, orders: 1 });

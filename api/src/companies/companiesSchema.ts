@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../db/schema';
 
 /*
@@ -38,11 +38,17 @@ export const companyMembers = pgTable(
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['company_admin', 'buyer'] }).notNull(),
+    /**
+     * A buyer's limit per order (a checkout's total), in cents (issue 35 point 2): a checkout above it waits for a
+     * company admin's approval. Null: no limit. Read only for buyers: a company admin is never limited.
+     */
+    orderLimitCents: bigint('order_limit_cents', { mode: 'number' }),
     joinedAt: timestamp('joined_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
     index('company_members_company_idx').on(t.companyId, t.role),
     check('company_members_role_check', sql`${t.role} in ('company_admin', 'buyer')`),
+    check('company_members_order_limit_check', sql`${t.orderLimitCents} > 0`),
   ],
 );
 

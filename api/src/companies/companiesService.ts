@@ -1,4 +1,12 @@
-import { check, controlCharacters, emailRule, unpairedSurrogate } from '@partsyard/common';
+import {
+  centsToDollars,
+  check,
+  controlCharacters,
+  emailRule,
+  formatDollars,
+  maxChargeCents,
+  unpairedSurrogate,
+} from '@partsyard/common';
 import { and, asc, count, desc, eq, gt, ilike, or, sql } from 'drizzle-orm';
 import * as yup from 'yup';
 import { violatedConstraint, type Db, type Tx } from '../db/database';
@@ -62,7 +70,24 @@ export const companyMessages = {
   invitationClosed: 'This invitation is no longer open',
   lastAdmin: 'A company needs a company admin: make another member company admin first',
   notInCompany: 'This account is not a member of the company',
+  limitInvalid: `A limit per order is an amount in dollars and cents from $0.01 to ${formatDollars(centsToDollars(maxChargeCents))}; leave it empty for no limit`,
+  limitOnlyBuyers: 'A company admin has no limit per order: only a buyer’s orders above their limit wait for approval',
 } as const;
+
+/** A limit per order given in dollars (a number, or its text): its cents, null for none; else BAD_USER_INPUT. */
+export function orderLimitCentsOf(value: unknown): number | null {
+  if (value === null || value === undefined || (typeof value === 'string' && !value.trim())) return null;
+  const dollars = typeof value === 'string' && /^\s*\d{1,9}(\.\d{1,2})?\s*$/.test(value) ? Number(value) : value;
+  const cents = typeof dollars === 'number' && Number.isFinite(dollars) ? Math.round(dollars * 100) : NaN;
+  if (
+    !Number.isSafeInteger(cents) ||
+    Math.abs(cents - Number(dollars) * 100) > 1e-6 ||
+    cents < 1 ||
+    cents > maxChargeCents
+  )
+    throw badInput({ orderLimit: companyMessages.limitInvalid });
+  return cents;
+}
 
 const roles = ['company_admin', 'buyer'] as const;
 const invitationSchema = yup.object({ email: emailRule() });
@@ -105,6 +130,8 @@ export interface CompanyMemberView {
   name: string;
   email: string | null;
   role: CompanyRole;
+  /** A buyer's limit per order in cents (issue 35 point 2); null: none (always for a company admin). */
+  orderLimitCents: number | null;
   joinedAt: Date;
 }
 
@@ -184,6 +211,7 @@ export function createCompaniesService(deps: { db: Db }) {
         name: users.name,
         email: users.email,
         role: companyMembers.role,
+        orderLimitCents: companyMembers.orderLimitCents,
         joinedAt: companyMembers.joinedAt,
       })
       .from(companyMembers)
@@ -552,6 +580,27 @@ export function createCompaniesService(deps: { db: Db }) {
         )
           throw conflict(companyMessages.lastAdmin);
         await tx.update(companyMembers).set({ role: newRole }).where(eq(companyMembers.userId, member.userId));
+        return held;
+      });
+      return companyView('companies.company', held.caller, held.company.id);
+    },
+
+    /**
+     * Sets a buyer's limit per order in dollars (null or empty: no limit). A checkout of theirs above it waits for a
+     * company admin's approval (companyApprovals.ts); a company admin has none.
+     */
+    async setBuyerLimit(
+      actor: Actor | null,
+      companyId: unknown,
+      userId: unknown,
+      orderLimit: unknown,
+    ): Promise<CompanyView> {
+      const held = await withCompanyHeld('companies.setBuyerLimit', actor, companyId, async (tx, held) => {
+        const cents = orderLimitCentsOf(orderLimit);
+        const member = typeof userId === 'string' && isId(userId) ? await membershipOf(tx, userId) : null;
+        if (!member || member.companyId !== held.company.id) throw notFound('Member');
+        if (member.role !== 'buyer') throw badInput({ orderLimit: companyMessages.limitOnlyBuyers });
+        await tx.update(companyMembers).set({ orderLimitCents: cents }).where(eq(companyMembers.userId, member.userId));
         return held;
       });
       return companyView('companies.company', held.caller, held.company.id);

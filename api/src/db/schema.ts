@@ -174,8 +174,12 @@ export const orders = pgTable(
     orderAmount: integer('order_amount').notNull(),
     unitPriceCents: cents('unit_price_cents').notNull(),
     totalCents: cents('total_cents').notNull(),
-    /** unpaid -> paid -> shipped; unpaid -> expired when `expiresAt` passes unpaid (its stock went back then). */
-    status: text('status', { enum: ['unpaid', 'paid', 'shipped', 'expired'] })
+    /**
+     * unpaid -> paid -> shipped; unpaid -> expired when `expiresAt` passes unpaid (its stock went back then).
+     * A company buyer's checkout above their limit (issue 35) is placed `awaiting_approval`: it holds its stock as
+     * an unpaid order does (same caps, same expiry); approved it becomes unpaid, declined `declined` (stock back).
+     */
+    status: text('status', { enum: ['unpaid', 'paid', 'shipped', 'expired', 'awaiting_approval', 'declined'] })
       .notNull()
       .default('unpaid'),
     transactionId: text('transaction_id'),
@@ -210,12 +214,15 @@ export const orders = pgTable(
       'orders_price_check',
       sql`${t.unitPriceCents} >= 0 and ${t.totalCents} = ${t.unitPriceCents} * ${t.orderAmount}`,
     ),
-    check('orders_status_check', sql`${t.status} in ('unpaid', 'paid', 'shipped', 'expired')`),
+    check(
+      'orders_status_check',
+      sql`${t.status} in ('unpaid', 'paid', 'shipped', 'expired', 'awaiting_approval', 'declined')`,
+    ),
     check('orders_refunded_check', sql`${t.refundedCents} between 0 and ${t.totalCents}`),
     check('orders_dispute_check', sql`${t.dispute} in ('open', 'won', 'lost')`),
     check(
       'orders_paid_has_transaction_check',
-      sql`(${t.status} in ('unpaid', 'expired')) = (${t.transactionId} is null)`,
+      sql`(${t.status} in ('unpaid', 'expired', 'awaiting_approval', 'declined')) = (${t.transactionId} is null)`,
     ),
     // One payment pays one order, or every order of one checkout (which share the transaction id).
     uniqueIndex('orders_transaction_id_key')
@@ -235,18 +242,19 @@ export const orders = pgTable(
     index('orders_paid_at_idx')
       .on(t.paidAt)
       .where(sql`${t.paidAt} is not null`),
+    // Orders holding stock (unpaid, or awaiting a company's approval: `holdsStock` in services/expiry.ts).
     // The expiry sweep (unpaid orders due) and the cap (a customer's unpaid orders not yet due).
     index('orders_unpaid_expires_idx')
       .on(t.expiresAt)
-      .where(sql`${t.status} = 'unpaid'`),
+      .where(sql`${t.status} in ('unpaid', 'awaiting_approval')`),
     index('orders_unpaid_user_idx')
       .on(t.userId, t.expiresAt)
-      .where(sql`${t.status} = 'unpaid'`),
+      .where(sql`${t.status} in ('unpaid', 'awaiting_approval')`),
     // Whether a part has unpaid orders due (their stock can come back before an order is refused): the first
     // entry of the part here, read with every order of it (ordersService, part_to_order).
     index('orders_unpaid_part_idx')
       .on(t.partId, t.expiresAt)
-      .where(sql`${t.status} = 'unpaid'`),
+      .where(sql`${t.status} in ('unpaid', 'awaiting_approval')`),
   ],
 );
 

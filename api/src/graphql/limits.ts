@@ -91,6 +91,7 @@ export const queryLimits = {
     'MyPrices.parts': companyPriceLimits.myPricesIds,
     'MyPartPrice.priceTiers': maxPriceTiers,
     'CompanyPartPrice.priceTiers': maxPriceTiers,
+    'AwaitingApproval.orders': maxCartLines,
   } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,

@@ -16,7 +16,14 @@ const isoRequired = (date: Date) => date.toISOString();
 /** Thin adapters: each says which service does the work; rights are in the schema and the services. */
 export const resolvers: Resolvers = {
   Role: { ADMIN: 'admin', CUSTOMER: 'customer' },
-  OrderStatus: { UNPAID: 'unpaid', PAID: 'paid', SHIPPED: 'shipped', EXPIRED: 'expired' },
+  OrderStatus: {
+    UNPAID: 'unpaid',
+    PAID: 'paid',
+    SHIPPED: 'shipped',
+    EXPIRED: 'expired',
+    AWAITING_APPROVAL: 'awaiting_approval',
+    DECLINED: 'declined',
+  },
   DisputeStatus: { OPEN: 'open', WON: 'won', LOST: 'lost' },
   PaymentMode: { TEST: 'test', STRIPE: 'stripe' },
   PartNumberKind: { MANUFACTURER: 'manufacturer', OEM: 'oem', INTERCHANGE: 'interchange', EAN: 'ean' },

@@ -1,7 +1,9 @@
 import type { Request, Response, Router } from 'express';
-import { centsToDollars } from '@partsyard/common';
 import type { CompanyView, InvitationView } from '../companies/companiesService';
+import type { AwaitingCheckoutView } from '../companies/companyApprovals';
 import type { CompanyPartPriceView, CompanyPriceListView, MyPricesView } from '../companies/companyPrices';
+import { centsToDollars } from '@partsyard/common';
+import { orderDocument } from './documents';
 import type { PendingCaller } from '../http/caller';
 import type { Services } from '../services';
 import type { Actor } from '../services/actor';
@@ -28,7 +30,11 @@ export const companyDocument = (view: CompanyView) => ({
   taxId: view.company.taxId,
   myRole: view.myRole,
   addresses: view.addresses.map((a) => ({ _id: a.id, label: a.label, address: a.address })),
-  members: view.members.map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() })),
+  members: view.members.map(({ orderLimitCents, ...m }) => ({
+    ...m,
+    orderLimit: orderLimitCents === null ? null : centsToDollars(orderLimitCents),
+    joinedAt: m.joinedAt.toISOString(),
+  })),
   invitations: view.invitations.map((i) => invitationDocument({ ...i, companyName: view.company.name })),
   createdAt: view.company.createdAt.toISOString(),
 });
@@ -65,6 +71,21 @@ export const myPricesDocument = (mine: MyPricesView | null) => ({
   },
 });
 
+/** A checkout awaiting approval (issue 35 point 2). */
+export const awaitingDocument = (a: AwaitingCheckoutView) => ({
+  _id: a.id,
+  buyer: {
+    userId: a.buyer.userId,
+    name: a.buyer.name,
+    email: a.buyer.email,
+    orderLimit: a.buyer.orderLimitCents === null ? null : centsToDollars(a.buyer.orderLimitCents),
+  },
+  orders: a.orders.map(orderDocument),
+  total: centsToDollars(a.totalCents),
+  createdAt: a.createdAt.toISOString(),
+  expiresAt: a.expiresAt.toISOString(),
+});
+
 /**
  * Companies under /api (issue 35; docs/api.md), through the same service as GraphQL. Nothing here changes what
  * visitors read: the public answer cache is left alone, and every answer is `Cache-Control: no-store`, varying by
@@ -72,7 +93,7 @@ export const myPricesDocument = (mine: MyPricesView | null) => ({
  */
 export function addCompanyRoutes(router: Router, route: RouteOf, services: Services, actorOf: ActorOf): void {
   const privately = { changesPublicAnswers: false };
-  for (const prefix of ['/company', '/companies', '/company-invitations']) {
+  for (const prefix of ['/company', '/companies', '/company-invitations', '/company-approvals']) {
     router.use(prefix, (_req: Request, res: Response, next: () => void) => {
       res.setHeader('Cache-Control', 'no-store');
       res.vary('Authorization');
@@ -193,6 +214,51 @@ export function addCompanyRoutes(router: Router, route: RouteOf, services: Servi
       'companies.removeMember',
       async (req, caller) =>
         view(companies.removeMember(await actorOf(caller), param(req, 'id'), param(req, 'userId'))),
+      privately,
+    ),
+  );
+  router.put(
+    '/companies/:id/members/:userId/limit',
+    route(
+      'companies.setBuyerLimit',
+      async (req, caller) =>
+        view(
+          companies.setBuyerLimit(
+            await actorOf(caller),
+            param(req, 'id'),
+            param(req, 'userId'),
+            bodyOf(req).orderLimit ?? null,
+          ),
+        ),
+      privately,
+    ),
+  );
+  router.get(
+    '/companies/:id/approvals',
+    route('companies.approvals', async (req, caller) => {
+      const number = (name: string) => (req.query[name] === undefined ? undefined : Number(req.query[name]));
+      const listed = await services.approvals.companyApprovals(await actorOf(caller), param(req, 'id'), {
+        offset: number('offset'),
+        limit: number('limit'),
+      });
+      return { items: listed.items.map(awaitingDocument), total: listed.total };
+    }),
+  );
+  router.post(
+    '/company-approvals/:id/approve',
+    route(
+      'companies.approveCheckout',
+      async (req, caller) =>
+        awaitingDocument(await services.approvals.approveCheckout(await actorOf(caller), param(req, 'id'))),
+      privately,
+    ),
+  );
+  router.post(
+    '/company-approvals/:id/decline',
+    route(
+      'companies.declineCheckout',
+      async (req, caller) =>
+        awaitingDocument(await services.approvals.declineCheckout(await actorOf(caller), param(req, 'id'))),
       privately,
     ),
   );

@@ -22,6 +22,8 @@ export interface EmailOrder {
   expiresAt: Date;
   /** The unit price is the buyer's company price (issue 35 point 3); missing: the list price. */
   companyPriced?: boolean;
+  /** The checkout it was placed in (null alone): groups an approval's emails. */
+  checkoutId?: string | null;
 }
 
 /** How a line priced by the buyer's company says so. */
@@ -328,6 +330,113 @@ export function companyInvitationEmail(invitation: {
         `It can be accepted until ${utcTime(invitation.expiresAt)}. If you did not expect it, you need not do anything.`,
       ],
       facts: [['Reference', shortId(invitation.id)]],
+    }),
+  };
+}
+
+/** The key of an order's group: its checkout's id, or its own for an order placed alone. */
+const groupKey = (orders: EmailOrder[]) => orders[0]?.checkoutId ?? orders[0]?.id ?? '';
+
+/**
+ * To one company admin (issue 35 point 2): a buyer's checkout is above their limit and waits for an admin's
+ * approval. Names the buyer (as their account is named) and the company, the lines and the decide-by time.
+ */
+export function approvalRequestEmail(request: {
+  to: string;
+  companyName: string;
+  buyerName: string;
+  buyerEmail: string;
+  limitCents: number;
+  orders: EmailOrder[];
+}): OutboxMessage {
+  const { orders } = request;
+  const total = sum(orders);
+  const by = new Date(Math.min(...orders.map((o) => o.expiresAt.getTime())));
+  const buyer = oneLine(request.buyerName) || request.buyerEmail;
+  return {
+    kind: 'approval_requested',
+    to: request.to,
+    subject: `${buyer} asks you to approve an order of ${money(total)} for ${oneLine(request.companyName)}`,
+    dedupeKey: `approval_requested:${groupKey(orders)}:${request.to}`,
+    ...render('An order waits for your approval', {
+      paragraphs: [
+        'Hello,',
+        `${buyer} (${request.buyerEmail}) placed an order of ${money(total)} for ${oneLine(request.companyName)}, above their limit of ${money(request.limitCents)} per order. Approve or decline it in your dashboard under My Company by ${utcTime(by)}: until then its parts are held, and then it expires.`,
+      ],
+      lines: { orders, totalCents: total },
+      facts: [['Decide by', utcTime(by)]],
+    }),
+  };
+}
+
+/** To the buyer: their checkout above their limit is placed and waits for a company admin's approval. */
+export function awaitingApprovalEmail(orders: EmailOrder[]): OutboxMessage {
+  const by = new Date(Math.min(...orders.map((o) => o.expiresAt.getTime())));
+  return {
+    kind: 'order_awaiting_approval',
+    to: recipientOf(orders),
+    subject: `Your PartsYard order of ${money(sum(orders))} waits for your company's approval`,
+    dedupeKey: `order_awaiting_approval:${groupKey(orders)}`,
+    ...render('Your order waits for approval', {
+      paragraphs: [
+        greeting(orders),
+        `This order is above your limit per order, so your company's admins have been asked to approve it. We hold the parts until ${utcTime(by)}. We will email you when it is approved (then you can pay for it) or declined.`,
+      ],
+      lines: { orders, totalCents: sum(orders) },
+      facts: [['Decision by', utcTime(by)]],
+    }),
+  };
+}
+
+/** To the buyer: a company admin approved their order; it is now unpaid, to be paid by its new pay-by time. */
+export function approvedEmail(orders: EmailOrder[]): OutboxMessage {
+  const payBy = new Date(Math.min(...orders.map((o) => o.expiresAt.getTime())));
+  return {
+    kind: 'order_approved',
+    to: recipientOf(orders),
+    subject: `Your PartsYard order of ${money(sum(orders))} is approved: pay by ${utcTime(payBy)}`,
+    dedupeKey: `order_approved:${groupKey(orders)}`,
+    ...render('Your order is approved', {
+      paragraphs: [
+        greeting(orders),
+        `Your company approved this order. We hold the parts until ${utcTime(payBy)}: pay by then in your dashboard under My Orders, or the order expires and the parts go back on sale.`,
+      ],
+      lines: { orders, totalCents: sum(orders) },
+      facts: [['Pay by', utcTime(payBy)]],
+    }),
+  };
+}
+
+/** To the buyer: a company admin declined their order; its parts went back on sale. */
+export function declinedEmail(orders: EmailOrder[]): OutboxMessage {
+  return {
+    kind: 'order_declined',
+    to: recipientOf(orders),
+    subject: `Your PartsYard order of ${money(sum(orders))} was declined by your company`,
+    dedupeKey: `order_declined:${groupKey(orders)}`,
+    ...render('Your order was declined', {
+      paragraphs: [
+        greeting(orders),
+        'A company admin declined this order, so nothing will be charged and the parts went back on sale. Ask your company admin if you need the parts, or order less than your limit.',
+      ],
+      lines: { orders, totalCents: sum(orders) },
+    }),
+  };
+}
+
+/** To the buyer: their orders awaiting approval were not decided in time; their parts went back on sale. */
+export function expiredUnapprovedEmail(orders: EmailOrder[]): OutboxMessage {
+  return {
+    kind: 'order_expired',
+    to: recipientOf(orders),
+    subject: `Your PartsYard order of ${money(sum(orders))} expired before your company approved it`,
+    dedupeKey: `order_expired:${orders.map((o) => o.id).join(',')}`,
+    ...render('Your order expired', {
+      paragraphs: [
+        greeting(orders),
+        `Your company's admins did not approve this order by ${utcTime(orders[0].expiresAt)}, so nothing was charged and the parts went back on sale. You can place a new order at any time, or ask your company admin to raise your limit per order.`,
+      ],
+      lines: { orders, totalCents: sum(orders) },
     }),
   };
 }

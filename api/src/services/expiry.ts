@@ -3,7 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/database';
 import { gatewayIntents, orders, type OrderRow } from '../db/schema';
 import { logger } from '../logger';
-import { expiredEmail } from './emails';
+import { expiredEmail, expiredUnapprovedEmail } from './emails';
 import { enqueueEmail } from './outbox';
 import { releaseStock } from './stock';
 
@@ -29,8 +29,19 @@ import { releaseStock } from './stock';
  */
 export const expiryBatch = 200;
 
-/** Unpaid orders past their expiry, matching `where`. */
-export const dueWhere = (where?: SQL) => and(eq(orders.status, 'unpaid'), lte(orders.expiresAt, sql`now()`), where);
+/**
+ * The statuses of an order that holds its stock until `expiresAt`: unpaid, or awaiting a company admin's approval
+ * (issue 35 point 2: held exactly as an unpaid order is, counted by the same caps, expired by the same sweep).
+ */
+export const holdingStatuses = ['unpaid', 'awaiting_approval'] as const;
+/**
+ * `status in ('unpaid', 'awaiting_approval')` written out, not parameters: a prepared statement's generic plan must
+ * still match the partial indexes' WHERE (orders_unpaid_*_idx, migration 0027).
+ */
+export const holdsStock = sql`${orders.status} in ('unpaid', 'awaiting_approval')`;
+
+/** Orders holding stock (unpaid, or awaiting approval) past their expiry, matching `where`. */
+export const dueWhere = (where?: SQL) => and(holdsStock, lte(orders.expiresAt, sql`now()`), where);
 
 /**
  * Whether the part `partId` (a column or a value) has unpaid orders past their expiry: the same rule as
@@ -42,7 +53,7 @@ export const partHasDueOrders = (partId: SQL | AnyPgColumn) => {
   // Nested in an SQL of its own: in the select list of a one-table select, Drizzle writes the columns that are
   // an SQL field's own chunks without their table, and `"part_id" = "id"` would compare an order with itself.
   // 'unpaid' is written, not a parameter: a prepared statement's generic plan must still match the index's WHERE.
-  const unpaidOfPart = and(eq(orders.partId, partId), sql`${orders.status} = 'unpaid'`);
+  const unpaidOfPart = and(eq(orders.partId, partId), holdsStock);
   const earliest = sql`select min(${orders.expiresAt}) from ${orders} where ${unpaidOfPart}`;
   return sql<boolean>`coalesce((${earliest}) <= now(), false)`;
 };
@@ -63,7 +74,7 @@ export async function expireDueOrdersIn(tx: Tx, where?: SQL, limit = expiryBatch
  */
 async function expireBatch(tx: Tx, where: SQL | undefined, limit: number) {
   const due = await tx
-    .select({ id: orders.id, checkoutId: orders.checkoutId })
+    .select({ id: orders.id, checkoutId: orders.checkoutId, status: orders.status })
     .from(orders)
     .where(dueWhere(where))
     .orderBy(orders.expiresAt)
@@ -72,10 +83,12 @@ async function expireBatch(tx: Tx, where: SQL | undefined, limit: number) {
   const full = due.length === limit;
   if (!due.length) return { expired: [], full };
   const ids = new Set(due.filter((o) => !o.checkoutId).map((o) => o.id));
+  // Those that expired still awaiting a company's approval: their email says so (never a word about paying).
+  const unapproved = new Set(due.filter((o) => o.status === 'awaiting_approval').map((o) => o.id));
   const checkouts = [...new Set(due.flatMap((o) => (o.checkoutId ? [o.checkoutId] : [])))];
   if (checkouts.length) {
     // The checkouts' other orders need not match `where` (another part's line) nor fit in the limit.
-    const unpaidOfCheckouts = and(inArray(orders.checkoutId, checkouts), eq(orders.status, 'unpaid'));
+    const unpaidOfCheckouts = and(inArray(orders.checkoutId, checkouts), holdsStock);
     const held = await tx
       .select({ id: orders.id })
       .from(orders)
@@ -84,17 +97,18 @@ async function expireBatch(tx: Tx, where: SQL | undefined, limit: number) {
     const heldIds = new Set(held.map((o) => o.id));
     // Read after the locks: an unpaid order not held now is another transaction's, and its checkout waits.
     const members = await tx
-      .select({ id: orders.id, checkoutId: orders.checkoutId })
+      .select({ id: orders.id, checkoutId: orders.checkoutId, status: orders.status })
       .from(orders)
       .where(unpaidOfCheckouts);
     const split = new Set(members.filter((o) => !heldIds.has(o.id)).map((o) => o.checkoutId));
     for (const o of members) if (!split.has(o.checkoutId)) ids.add(o.id);
+    for (const o of members) if (o.status === 'awaiting_approval') unapproved.add(o.id);
   }
   if (!ids.size) return { expired: [], full };
   const expired = await tx
     .update(orders)
     .set({ status: 'expired' })
-    .where(and(inArray(orders.id, [...ids]), eq(orders.status, 'unpaid')))
+    .where(and(inArray(orders.id, [...ids]), holdsStock))
     .returning();
   const taken = new Map<string, number>();
   for (const { partId, orderAmount } of expired) {
@@ -107,7 +121,12 @@ async function expireBatch(tx: Tx, where: SQL | undefined, limit: number) {
     if (!order.userId) continue;
     byCustomer.set(order.userId, [...(byCustomer.get(order.userId) ?? []), order]);
   }
-  for (const customerOrders of byCustomer.values()) await enqueueEmail(tx, expiredEmail(customerOrders));
+  for (const customerOrders of byCustomer.values()) {
+    const awaiting = customerOrders.filter((o) => unapproved.has(o.id));
+    const unpaid = customerOrders.filter((o) => !unapproved.has(o.id));
+    if (unpaid.length) await enqueueEmail(tx, expiredEmail(unpaid));
+    if (awaiting.length) await enqueueEmail(tx, expiredUnapprovedEmail(awaiting));
+  }
   // An intent made for one of them is asked about now: refunded if it was charged, else cancelled at the gateway.
   await tx
     .update(gatewayIntents)

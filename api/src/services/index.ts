@@ -12,6 +12,7 @@ import { createQuickOrderService } from '../ordering/quickOrderService';
 import { createSavedListsService } from '../ordering/savedListsService';
 import { createCompaniesService } from '../companies/companiesService';
 import { createCompanyPricesService } from '../companies/companyPrices';
+import { createCompanyApprovals } from '../companies/companyApprovals';
 import { actorReader } from './actor';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
@@ -55,6 +56,7 @@ export function createServices(deps: ServiceDeps) {
     savedLists: createSavedListsService({ db: deps.db, quickOrder }),
     companies: createCompaniesService({ db: deps.db }),
     companyPrices: createCompanyPricesService({ db: deps.db }),
+    approvals: createCompanyApprovals({ db: deps.db, limits: orderLimits }),
     users: createUsersService({ ...deps, rateLimits, readActor }),
     payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders, rateLimits }),
     reviews: createReviewsService({ db: deps.db, parts }),

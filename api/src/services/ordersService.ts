@@ -37,8 +37,15 @@ import {
   type Actor,
   type ReadActor,
 } from './actor';
+import {
+  approvalMessages,
+  cancelAwaitingIn,
+  cancelRefusal,
+  placedStatus,
+  requestApproval,
+} from '../companies/companyApprovals';
 import { orderPlacedEmail, shippedEmail } from './emails';
-import { expireDueOrders, expireOrderIfDue, intentKeys, partHasDueOrders } from './expiry';
+import { expireDueOrders, expireOrderIfDue, holdsStock, intentKeys, partHasDueOrders } from './expiry';
 import { enqueueEmail } from './outbox';
 import { isId, page, pageOfCountedRows, pageSizes, type Page } from './paging';
 import { authorize, authorizeTarget, type SignedInOperation } from './rights';
@@ -46,7 +53,14 @@ import type { PartsService } from './partsService';
 import { releaseStock, takeStock } from './stock';
 
 export type OrderStatus = OrderRow['status'];
-export const orderStatuses: readonly OrderStatus[] = ['unpaid', 'paid', 'shipped', 'expired'];
+export const orderStatuses: readonly OrderStatus[] = [
+  'unpaid',
+  'paid',
+  'shipped',
+  'expired',
+  'awaiting_approval',
+  'declined',
+];
 
 /** Paid or shipped: a verified payment is recorded. */
 export const isPaid = (status: OrderStatus) => status === 'paid' || status === 'shipped';
@@ -66,12 +80,23 @@ export function tooMuchHeldUnpaid(heldCents: number, orderCents: number, limitCe
     : `One customer may hold at most ${dollars(limitCents)} unpaid, and this costs ${dollars(orderCents)}: order less now, pay for it, then order the rest`;
 }
 
+/** What a customer may delete: an unpaid order (its stock comes back), or one expired or declined (it did). */
+const deletable: OrderStatus[] = ['unpaid', 'expired', 'declined'];
+
 /** Why a paid order cannot be paid again (409). */
 export const alreadyPaidMessage = 'This order is already paid';
 
 /** Why an expired order cannot be paid (createPaymentIntent, payWithTestCard, confirmPayment: 409). */
 export const orderExpiredMessage =
   'This order expired before it was paid and its items went back on sale: place a new order';
+
+/** Why an order that is not unpaid cannot be paid (409). */
+export function notPayableMessage(status: OrderStatus): string {
+  if (status === 'expired') return orderExpiredMessage;
+  if (status === 'awaiting_approval') return approvalMessages.awaitingNotPayable;
+  if (status === 'declined') return approvalMessages.declinedNotPayable;
+  return alreadyPaidMessage;
+}
 
 /** What a checkout may add to the one order-writing transaction. */
 export interface CheckoutOptions {
@@ -335,7 +360,7 @@ export function createOrdersService(deps: {
       .where(
         and(
           eq(orders.userId, sql.placeholder('userId')),
-          eq(orders.status, 'unpaid'),
+          holdsStock, // awaiting a company's approval holds stock as unpaid does, and counts the same
           gt(orders.expiresAt, sql`now()`),
         ),
       ),
@@ -443,17 +468,21 @@ export function createOrdersService(deps: {
       if (heldCents + total > limits.unpaidValuePerCustomerCents) {
         throw conflict(tooMuchHeldUnpaid(heldCents, total, limits.unpaidValuePerCustomerCents));
       }
+      // Above a company buyer's limit per order: placed awaiting a company admin's approval (issue 35), holding
+      // its stock as unpaid orders do.
+      const status = await placedStatus(tx, caller.userId, total);
       // A part deleted since it was read fails the orders' foreign key: short, as a part gone is.
       const placed = await tx
         .insert(orders)
-        .values(rows)
+        .values(rows.map((row) => ({ ...row, status })))
         .returning()
         .catch((error: unknown) => {
           if (sqlState(error) === '23503') throw new ShortOfStock(sorted.map((l) => l.partId));
           throw error;
         });
       // The email tells the pay-by time; it exists only if the orders do (same transaction).
-      await enqueueEmail(tx, orderPlacedEmail(placed, options.checkoutId));
+      if (status === 'awaiting_approval') await requestApproval(tx, placed);
+      else await enqueueEmail(tx, orderPlacedEmail(placed, options.checkoutId));
       await options.also?.(tx, placed);
       const short: string[] = [];
       const changed: PartRow[] = [];
@@ -662,8 +691,7 @@ export function createOrdersService(deps: {
     async requirePayable(order: OrderRow): Promise<void> {
       // Due but not swept yet: expired now (the database's clock decides, not this process's).
       if (order.status === 'unpaid' && (await expireOrderIfDue(db, order.id))) throw conflict(orderExpiredMessage);
-      if (order.status === 'expired') throw conflict(orderExpiredMessage);
-      if (order.status !== 'unpaid') throw conflict(alreadyPaidMessage);
+      if (order.status !== 'unpaid') throw conflict(notPayableMessage(order.status));
     },
 
     /**
@@ -739,14 +767,23 @@ export function createOrdersService(deps: {
      */
     async cancelOrder(actor: Actor | null, id: string): Promise<string> {
       const order = await orderFor('orders.cancelOrder', actor, id);
-      if (order.status !== 'unpaid' && order.status !== 'expired') throw conflict('A paid order cannot be cancelled');
+      // Awaiting a company's approval: the whole checkout goes, once, unless a decision or the expiry came first.
+      if (order.status === 'awaiting_approval') {
+        return db.transaction(async (tx) => {
+          if ((await cancelAwaitingIn(tx, order)).length) return id;
+          const [now] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, id));
+          if (!now) throw notFound('Order'); // cancelled by a request that got there first
+          throw conflict(cancelRefusal(now.status));
+        });
+      }
+      if (!deletable.includes(order.status)) throw conflict('A paid order cannot be cancelled');
       return db.transaction(async (tx) => {
         // The status check in the statement settles a race with a payment or the expiry, which lock the same
         // row: the delete waits for them and then finds the order paid or expired, or they wait for the delete
         // and then find no order. The stock comes back at most once: here only if it was still unpaid.
         const [deleted] = await tx
           .delete(orders)
-          .where(and(eq(orders.id, id), inArray(orders.status, ['unpaid', 'expired'])))
+          .where(and(eq(orders.id, id), inArray(orders.status, deletable)))
           .returning();
         if (!deleted) {
           const [now] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, id));

@@ -1,7 +1,8 @@
-import { and, count, desc, eq, gt, gte, inArray, lt, sql, sum } from 'drizzle-orm';
+import { and, count, desc, gt, gte, inArray, lt, sql, sum } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { contactMessages, orderCounts, orders, parts, type ContactMessageRow } from '../db/schema';
 import type { Actor } from './actor';
+import { holdsStock } from './expiry';
 import { authorize } from './rights';
 import type { OrderStatus } from './ordersService';
 
@@ -45,7 +46,7 @@ export interface AdminOverview {
 }
 
 const paid: OrderStatus[] = ['paid', 'shipped'];
-const statuses: OrderStatus[] = ['unpaid', 'paid', 'shipped', 'expired'];
+const statuses: OrderStatus[] = ['unpaid', 'paid', 'shipped', 'expired', 'awaiting_approval', 'declined'];
 
 /** YYYY-MM-DD of a UTC day `back` days before `today`. */
 function dayBefore(today: string, back: number): string {
@@ -101,7 +102,7 @@ export function createOverviewService(db: Db, reuse?: OverviewReuse) {
       db
         .select({ units: sum(orders.orderAmount).mapWith(Number), orders: count() })
         .from(orders)
-        .where(and(eq(orders.status, 'unpaid'), gt(orders.expiresAt, sql`now()`))),
+        .where(and(holdsStock, gt(orders.expiresAt, sql`now()`))),
       // Grouped from orders_paid_at_idx alone (its INCLUDE columns), then the five joined to their parts; the
       // orders of deleted parts (part_id null) are one line, named after those orders.
       db

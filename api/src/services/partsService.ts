@@ -14,6 +14,7 @@ import { escapeLike } from '../db/likePattern';
 import { orders, parts, type PartRow } from '../db/schema';
 import { badInput, notFound } from '../errors';
 import type { Actor } from './actor';
+import { holdsStock } from './expiry';
 import { authorize } from './rights';
 import { isId, page, pageOfCountedRows, pageSizes } from './paging';
 
@@ -199,7 +200,7 @@ export function createPartsService(db: Db) {
       return db.transaction(async (tx) => {
         // Its unpaid orders are locked in id order (as deleting a user locks theirs), waiting for a payment or
         // a cancel in progress on one of them, then deleted; one paid meanwhile stays.
-        const unpaid = and(eq(orders.partId, id), eq(orders.status, 'unpaid'));
+        const unpaid = and(eq(orders.partId, id), holdsStock); // unpaid, or awaiting approval
         await tx.select({ id: orders.id }).from(orders).where(unpaid).orderBy(orders.id).for('update');
         await tx.delete(orders).where(unpaid);
         // The part's delete waits for orders being placed on it (they hold its row) and then detaches them
@@ -207,7 +208,7 @@ export function createPartsService(db: Db) {
         // order is never left without its part.
         const deleted = await tx.delete(parts).where(eq(parts.id, id)).returning({ id: parts.id });
         if (!deleted.length) throw notFound('Part');
-        await tx.delete(orders).where(and(isNull(orders.partId), eq(orders.status, 'unpaid')));
+        await tx.delete(orders).where(and(isNull(orders.partId), holdsStock));
         return id;
       });
     },

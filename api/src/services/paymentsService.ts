@@ -23,7 +23,7 @@ import {
   openIntentId,
   settleIntent,
 } from './intentLedger';
-import { alreadyPaidMessage, orderExpiredMessage, type OrdersService } from './ordersService';
+import { alreadyPaidMessage, notPayableMessage, orderExpiredMessage, type OrdersService } from './ordersService';
 import { isId } from './paging';
 
 const currency = 'usd';
@@ -345,7 +345,7 @@ export function createPaymentsService(deps: {
       const intent = await retrieve();
       // Refunded if it was charged (its order expired, or is paid with another payment).
       if (intent?.orderId === payableKey(order)) return recordSucceededIntent(intent, 'confirmation');
-      throw conflict(order.status === 'expired' ? orderExpiredMessage : alreadyPaid);
+      throw conflict(notPayableMessage(order.status));
     }
     const intent = await retrieve();
     if (!intent) throw badInput({ paymentIntentId: 'No such payment' });

@@ -133,6 +133,12 @@ export const rights = {
   'companies.setPercentOff': 'admin',
   'companies.setPartPrice': 'admin',
   'companies.removePartPrice': 'admin',
+  // Approvals (issue 35 point 2, api/src/companies/companyApprovals.ts): decided by a company admin of the buyer's
+  // company as it is when deciding (read in the deciding transaction), or a shop admin.
+  'companies.setBuyerLimit': 'companyAdmin',
+  'companies.approvals': 'companyAdmin', // the company's checkouts awaiting approval
+  'companies.approveCheckout': 'companyAdmin',
+  'companies.declineCheckout': 'companyAdmin',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;

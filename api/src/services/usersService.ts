@@ -377,7 +377,10 @@ export function createUsersService(deps: {
         // Their unpaid orders locked in id order, as deleting a part locks its orders, and the stock given back
         // part by part in id order, as another user's deletion does: two deletions wait, never deadlock. Their
         // expired orders go too (never paid, their stock already back: nothing to keep them for).
-        const unpaidOf = and(eq(orders.userId, id), inArray(orders.status, ['unpaid', 'expired']));
+        const unpaidOf = and(
+          eq(orders.userId, id),
+          inArray(orders.status, ['unpaid', 'expired', 'awaiting_approval', 'declined']),
+        );
         await tx.select({ id: orders.id }).from(orders).where(unpaidOf).orderBy(orders.id).for('update');
         const unpaid = await tx
           .delete(orders)
@@ -385,7 +388,8 @@ export function createUsersService(deps: {
           .returning({ partId: orders.partId, orderAmount: orders.orderAmount, status: orders.status });
         const taken = new Map<string, number>();
         for (const { partId, orderAmount, status } of unpaid) {
-          if (partId && status === 'unpaid') taken.set(partId, (taken.get(partId) ?? 0) + orderAmount);
+          if (partId && (status === 'unpaid' || status === 'awaiting_approval'))
+            taken.set(partId, (taken.get(partId) ?? 0) + orderAmount);
         }
         for (const partId of [...taken.keys()].sort()) await releaseStock(tx, partId, taken.get(partId) ?? 0);
         await tx.update(orders).set({ email: '' }).where(eq(orders.userId, id));

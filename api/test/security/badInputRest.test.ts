@@ -628,7 +628,7 @@ describe.each(adapterDatabaseKinds)('bad input to the REST shim on %s', (kind) =
           result,
           !given || statuses.includes(given)
             ? ok
-            : badInput({ status: 'Must be one of unpaid, paid, shipped, expired' }),
+            : badInput({ status: 'Must be one of unpaid, paid, shipped, expired, awaiting_approval, declined' }),
         );
       },
       numRuns,

@@ -80,6 +80,8 @@ interface Targets {
   companyBuyer(): Promise<{ companyId: string; userId: string }>;
   /** An open invitation from another company to the customer's address (a fresh one: the customer in none). */
   invitationToCustomer(): Promise<string>;
+  /** An order of a buyer of the customer's company above the buyer's limit, awaiting approval (its group's id). */
+  awaitingCheckout(): Promise<{ companyId: string; id: string }>;
   /** The other customer in no company (a fresh one: out of the company an earlier row had them create). */
   otherInNoCompany(): Promise<void>;
   /** A part with a fixed price in the customer's company's price list. */
@@ -134,6 +136,38 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
     const { companyId, userId } = await t.companyBuyer();
     return rest('DELETE', `/companies/${companyId}/members/${userId}`);
   },
+  'PUT /api/companies/{id}/members/{userId}/limit': async (t) => {
+    const { companyId, userId } = await t.companyBuyer();
+    return rest('PUT', `/companies/${companyId}/members/${userId}/limit`, { orderLimit: 75 });
+  },
+  'GET /api/companies/{id}/approvals': async (t) =>
+    rest('GET', `/companies/${(await t.awaitingCheckout()).companyId}/approvals`),
+  'POST /api/company-approvals/{id}/approve': async (t) =>
+    rest('POST', `/company-approvals/${(await t.awaitingCheckout()).id}/approve`),
+  'POST /api/company-approvals/{id}/decline': async (t) =>
+    rest('POST', `/company-approvals/${(await t.awaitingCheckout()).id}/decline`),
+  'Query.companyApprovals': async (t) =>
+    gql(
+      'query($id: ID!) { companyApprovals(id: $id) { total items { id total buyer { email } orders { id status } } } }',
+      {
+        id: (await t.awaitingCheckout()).companyId,
+      },
+    ),
+  'Mutation.setCompanyBuyerLimit': async (t) => {
+    const { companyId, userId } = await t.companyBuyer();
+    return gql(
+      'mutation($id: ID!, $u: ID!) { setCompanyBuyerLimit(id: $id, userId: $u, orderLimit: 75) { id members { orderLimit } } }',
+      { id: companyId, u: userId },
+    );
+  },
+  'Mutation.approveCheckout': async (t) =>
+    gql('mutation($id: ID!) { approveCheckout(id: $id) { id orders { status } } }', {
+      id: (await t.awaitingCheckout()).id,
+    }),
+  'Mutation.declineCheckout': async (t) =>
+    gql('mutation($id: ID!) { declineCheckout(id: $id) { id orders { status } } }', {
+      id: (await t.awaitingCheckout()).id,
+    }),
   'GET /api/company-invitations': async () => rest('GET', '/company-invitations'),
   'DELETE /api/company-invitations/{id}': async (t) =>
     rest('DELETE', `/company-invitations/${await t.companyInvitation()}`),
@@ -865,6 +899,19 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
         await leaveAnyCompany();
         return invitationToCustomer();
       },
+      async awaitingCheckout() {
+        const id = await customersCompany();
+        const buyer = await h.signUp({ verified: true });
+        const buyerActor = await actorOf(buyer);
+        const invitation = await companies.inviteToCompany(customerActor, id, { email: buyer.email, role: 'buyer' });
+        await companies.acceptInvitation(buyerActor, invitation.id);
+        await companies.setBuyerLimit(customerActor, id, buyer.userId, 0.01);
+        const order = await app.server.services.orders.placeOrder(
+          buyerActor,
+          orderInput(stockedPart, { orderAmount: 1 }),
+        );
+        return { companyId: id, id: order.id };
+      },
       async otherInNoCompany() {
         const otherActor = await actorOf(other);
         const theirs = await companies.myCompany(otherActor);
@@ -1031,6 +1078,7 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
       companyAddress: once('companyAddress', makers.companyAddress),
       companyInvitation: once('companyInvitation', makers.companyInvitation),
       companyBuyer: once('companyBuyer', makers.companyBuyer),
+      awaitingCheckout: once('awaitingCheckout', makers.awaitingCheckout),
       // Shared: the customer stays in their company (their own cell is an allowed write, sent on a fresh one).
       invitationToCustomer: once('invitationToCustomer', invitationToCustomer),
       otherInNoCompany: once('otherInNoCompany', async () => undefined),

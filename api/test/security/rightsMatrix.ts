@@ -158,6 +158,10 @@ const graphql = `
 | Mutation.setCompanyPercentOff | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's price list (percent off)       |
 | Mutation.setCompanyPartPrice | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company, a part's fixed price            |
 | Mutation.removeCompanyPartPrice | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a fixed price of the customer's company                 |
+| Query.companyApprovals       | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's orders awaiting approval       |
+| Mutation.setCompanyBuyerLimit | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
+| Mutation.approveCheckout     | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
+| Mutation.declineCheckout     | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
 `;
 
 const rest = `
@@ -233,6 +237,10 @@ const rest = `
 | POST /api/companies/{id}/invitations | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company, a new invitation                |
 | PUT /api/companies/{id}/members/{userId} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
 | DELETE /api/companies/{id}/members/{userId} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
+| PUT /api/companies/{id}/members/{userId}/limit | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
+| GET /api/companies/{id}/approvals | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's orders awaiting approval       |
+| POST /api/company-approvals/{id}/approve | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
+| POST /api/company-approvals/{id}/decline | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
 | GET /api/company-invitations     | 401       | ok       | ok    | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | invitations to the caller's verified address            |
 | DELETE /api/company-invitations/{id} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an open invitation of the customer's company            |
 | POST /api/company-invitations/{id}/accept | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invitation to the customer's address                 |
@@ -397,6 +405,10 @@ export const servedBy: Record<string, Operation> = {
   'Mutation.setCompanyPercentOff': 'companies.setPercentOff',
   'Mutation.setCompanyPartPrice': 'companies.setPartPrice',
   'Mutation.removeCompanyPartPrice': 'companies.removePartPrice',
+  'Query.companyApprovals': 'companies.approvals',
+  'Mutation.setCompanyBuyerLimit': 'companies.setBuyerLimit',
+  'Mutation.approveCheckout': 'companies.approveCheckout',
+  'Mutation.declineCheckout': 'companies.declineCheckout',
   'POST /api/quick-order/check': 'quickOrder.check',
   'POST /api/quick-order/problems.csv': 'quickOrder.check',
   'POST /api/quick-order/cart': 'quickOrder.addToCart',
@@ -423,6 +435,10 @@ export const servedBy: Record<string, Operation> = {
   'POST /api/companies/{id}/invitations': 'companies.invite',
   'PUT /api/companies/{id}/members/{userId}': 'companies.setMemberRole',
   'DELETE /api/companies/{id}/members/{userId}': 'companies.removeMember',
+  'PUT /api/companies/{id}/members/{userId}/limit': 'companies.setBuyerLimit',
+  'GET /api/companies/{id}/approvals': 'companies.approvals',
+  'POST /api/company-approvals/{id}/approve': 'companies.approveCheckout',
+  'POST /api/company-approvals/{id}/decline': 'companies.declineCheckout',
   'GET /api/company-invitations': 'companies.myInvitations',
   'DELETE /api/company-invitations/{id}': 'companies.withdrawInvitation',
   'POST /api/company-invitations/{id}/accept': 'companies.acceptInvitation',

@@ -10,9 +10,19 @@ const looks: Record<string, { label: string; className: string; title: string }>
     className: 'border-gray-300 bg-gray-200 text-gray-800',
     title: 'Not paid in time: its stock went back on sale',
   },
+  AWAITING_APPROVAL: {
+    label: 'Awaiting approval',
+    className: 'border-violet-300 bg-violet-100 text-violet-900',
+    title: 'Above your limit per order: a company admin must approve it before it can be paid',
+  },
+  DECLINED: {
+    label: 'Declined',
+    className: 'border-gray-300 bg-gray-200 text-gray-800',
+    title: 'Declined by a company admin: its stock went back on sale',
+  },
 };
 
-/** An order's status as a badge (Pending, Paid, Shipped, Expired). */
+/** An order's status as a badge (Pending, Paid, Shipped, Expired, Awaiting approval, Declined). */
 export function OrderStatusBadge({ status }: { status: string }) {
   const look = looks[status] ?? { label: status, className: 'border-gray-300 bg-gray-100 text-gray-800', title: '' };
   return (

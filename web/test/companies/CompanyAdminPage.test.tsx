@@ -10,7 +10,7 @@ import {
   RemoveCompanyMemberDocument,
 } from '../../src/generated/companies';
 import { polyfillDialog, renderAdmin } from '../admin/renderAdmin';
-import { company, member } from './fixtures';
+import { approvals, company, member } from './fixtures';
 
 const asShopAdmin = company({ myRole: null });
 const companyAnswer = (answer: unknown) => ({
@@ -33,7 +33,8 @@ const renderPage = (mocks: Parameters<typeof renderAdmin>[1]) =>
     <Routes>
       <Route path="/dashboard/companies/:companyId" element={<CompanyAdminPage />} />
     </Routes>,
-    [...mocks, emptyPriceList],
+    // The company's approvals list (issue 35 point 2: none waiting here) and its price list show too.
+    [...mocks, approvals([]), approvals([]), emptyPriceList],
     '/dashboard/companies/c1',
   );
 

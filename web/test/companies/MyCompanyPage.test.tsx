@@ -10,7 +10,7 @@ import {
   SetCompanyMemberRoleDocument,
 } from '../../src/generated/companies';
 import { polyfillDialog, renderAdmin } from '../admin/renderAdmin';
-import { company, invitationToMe, member } from './fixtures';
+import { approvals, company, invitationToMe, member } from './fixtures';
 
 const myCompany = (mine: unknown, invitations: unknown[] = []) => ({
   request: { query: MyCompanyDocument, variables: {} },
@@ -62,6 +62,7 @@ describe('My Company', () => {
         },
         result: { data: { createCompany: created } },
       },
+      approvals([]),
     ]);
     await userEvent.type(await screen.findByLabelText('Company name'), 'Moto Works Ltd');
     await userEvent.type(screen.getByLabelText('Tax number'), 'GB123456789');
@@ -118,6 +119,7 @@ describe('My Company', () => {
     });
     renderAdmin(<MyCompanyPage />, [
       myCompany(company()),
+      approvals([]),
       {
         request: { query: SetCompanyMemberRoleDocument, variables: { id: 'c1', userId: 'u2', role: 'COMPANY_ADMIN' } },
         result: { data: { setCompanyMemberRole: promoted } },

@@ -24,9 +24,11 @@ const filters: { value: '' | OrderStatus; label: string }[] = [
   { value: 'EXPIRED', label: 'Expired' },
   { value: 'PAID', label: 'Paid' },
   { value: 'SHIPPED', label: 'Shipped' },
+  { value: 'AWAITING_APPROVAL', label: 'Awaiting approval' },
+  { value: 'DECLINED', label: 'Declined' },
 ];
 
-const statuses: readonly OrderStatus[] = ['UNPAID', 'EXPIRED', 'PAID', 'SHIPPED'];
+const statuses: readonly OrderStatus[] = ['UNPAID', 'EXPIRED', 'PAID', 'SHIPPED', 'AWAITING_APPROVAL', 'DECLINED'];
 const asStatus = (value: string): OrderStatus | null => statuses.find((s) => s === value) ?? null;
 
 /**
@@ -70,9 +72,11 @@ export default function ManageOrdersPage() {
     refetch,
     title: 'Are you sure you want to delete this order?',
     describe: (row) =>
-      row.status === 'EXPIRED'
-        ? `The expired order ${orderNumber(row.id)} of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted (its stock went back when it expired).`
-        : `The unpaid order ${orderNumber(row.id)} of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted and its stock given back.`,
+      row.status === 'DECLINED'
+        ? `The declined order ${orderNumber(row.id)} of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted (its stock went back when it was declined).`
+        : row.status === 'EXPIRED'
+          ? `The expired order ${orderNumber(row.id)} of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted (its stock went back when it expired).`
+          : `The unpaid order ${orderNumber(row.id)} of ${row.email} for ${row.orderAmount} × ${row.partName} is deleted and its stock given back.`,
     busy: deleting,
   });
 
@@ -83,13 +87,14 @@ export default function ManageOrdersPage() {
       title="Manage All Orders"
       total={total}
       tools={
-        <div className="join" role="group" aria-label="Filter by status">
+        // Seven statuses: on a phone they wrap onto a second line rather than run off the screen.
+        <div className="flex flex-wrap gap-1" role="group" aria-label="Filter by status">
           {filters.map((f) => (
             <button
               key={f.label}
               type="button"
               aria-pressed={(status ?? '') === f.value}
-              className={`btn join-item btn-sm ${(status ?? '') === f.value ? 'btn-primary' : ''}`}
+              className={`btn btn-sm ${(status ?? '') === f.value ? 'btn-primary' : ''}`}
               onClick={() => setFilter('status', f.value)}
             >
               {f.label}
@@ -182,7 +187,7 @@ export default function ManageOrdersPage() {
                     <button type="button" className="btn btn-primary btn-sm" onClick={() => setToShip(order)}>
                       Mark shipped
                     </button>
-                  ) : order.status === 'UNPAID' || order.status === 'EXPIRED' ? (
+                  ) : order.status === 'UNPAID' || order.status === 'EXPIRED' || order.status === 'DECLINED' ? (
                     <button type="button" className="btn btn-error btn-sm" onClick={() => setToDelete(order)}>
                       Delete
                     </button>

@@ -197,7 +197,11 @@ function CheckoutForm({
         },
       });
       const first = data?.checkout.orders[0];
-      toast.success('Successfully placed order.');
+      toast.success(
+        first?.status === 'AWAITING_APPROVAL'
+          ? 'Order placed. It is above your limit per order, so your company’s admins are asked to approve it.'
+          : 'Successfully placed order.',
+      );
       if (first) void navigate(`/payment/${first.id}`);
     } catch (e) {
       const fields = fieldErrors(e);

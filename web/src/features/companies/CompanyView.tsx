@@ -7,6 +7,7 @@ import {
   useInviteToCompanyMutation,
   useRemoveCompanyAddressMutation,
   useRemoveCompanyMemberMutation,
+  useSetCompanyBuyerLimitMutation,
   useSetCompanyMemberRoleMutation,
   useUpdateCompanyMutation,
   useWithdrawCompanyInvitationMutation,
@@ -14,7 +15,8 @@ import {
   type CompanyRole,
 } from '../../generated/companies';
 import { errorMessage } from '../../lib/apollo';
-import { AddressForm, CompanyForm, InviteForm } from './companyForms';
+import { ApprovalsSection } from './ApprovalsSection';
+import { AddressForm, BuyerLimitForm, CompanyForm, InviteForm } from './companyForms';
 import { companyRoles, roleLabel } from './roles';
 
 type Member = CompanyDetailsFragment['members'][number];
@@ -60,6 +62,7 @@ export function CompanyView({ company, manage, refetch, footer }: CompanyViewPro
   const [withdraw, { loading: withdrawing }] = useWithdrawCompanyInvitationMutation();
   const [setRole] = useSetCompanyMemberRoleMutation();
   const [removeMember, { loading: removingMember }] = useRemoveCompanyMemberMutation();
+  const [setLimit] = useSetCompanyBuyerLimitMutation();
   const [roleBusy, setRoleBusy] = useState<string | null>(null);
   const [addressToRemove, setAddressToRemove] = useState<Address | null>(null);
   const [memberToRemove, setMemberToRemove] = useState<Member | null>(null);
@@ -164,6 +167,7 @@ export function CompanyView({ company, manage, refetch, footer }: CompanyViewPro
                   <th>Name</th>
                   <th>Email</th>
                   <th>Role</th>
+                  <th>Limit per order</th>
                   <th>
                     <span className="sr-only">Actions</span>
                   </th>
@@ -195,6 +199,22 @@ export function CompanyView({ company, manage, refetch, footer }: CompanyViewPro
                           ))}
                         </select>
                       </Cell>
+                      <Cell label="Limit per order">
+                        {member.role === 'BUYER' ? (
+                          <BuyerLimitForm
+                            userId={member.userId}
+                            who={who}
+                            limit={member.orderLimit}
+                            onSubmit={(orderLimit) =>
+                              setLimit({
+                                variables: { id, userId: member.userId, orderLimit },
+                              })
+                            }
+                          />
+                        ) : (
+                          <span className="text-sm text-base-content/80">None (a company admin approves)</span>
+                        )}
+                      </Cell>
                       <Cell label="">
                         <button
                           type="button"
@@ -213,6 +233,8 @@ export function CompanyView({ company, manage, refetch, footer }: CompanyViewPro
           )}
         </Section>
       )}
+
+      {manage && <ApprovalsSection companyId={id} />}
 
       {manage && (
         <Section title="Invitations">

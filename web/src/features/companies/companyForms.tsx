@@ -141,3 +141,62 @@ export function InviteForm({ onSubmit }: { onSubmit: (values: InviteValues) => P
     </Formik>
   );
 }
+
+/** Dollars and cents as a person writes them (250, 99.50, 1,200), or nothing. */
+const amountShape = /^(\d{1,3}(,\d{3})*|\d+)(\.\d{1,2})?$|^$/;
+export const limitNotAmount =
+  'Write the limit in dollars and cents (for example 250 or 99.50), or leave it empty for no limit';
+
+interface LimitValues {
+  orderLimit: string;
+}
+
+/**
+ * A buyer's limit per order in dollars (empty: no limit): their checkouts above it wait for a company admin's
+ * approval. The server checks it; its message shows under the field.
+ */
+export function BuyerLimitForm({
+  userId,
+  who,
+  limit,
+  onSubmit,
+}: {
+  userId: string;
+  who: string;
+  limit: number | null | undefined;
+  onSubmit: (orderLimit: number | null) => Promise<unknown>;
+}) {
+  return (
+    <Formik<LimitValues>
+      initialValues={{ orderLimit: limit == null ? '' : limit.toFixed(2) }}
+      enableReinitialize
+      validate={(values) =>
+        amountShape.test(values.orderLimit.trim().replace(/^\$/, '')) ? {} : { orderLimit: limitNotAmount }
+      }
+      onSubmit={async (values, helpers) => {
+        const given = values.orderLimit.trim().replace(/^\$/, '');
+        // Its range (a cent at least, at most what one card payment carries) is the server's to say.
+        const sent = given === '' ? null : Number(given.replace(/,/g, ''));
+        if (await submitted(helpers, () => onSubmit(sent))) {
+          toast.success(sent === null ? `${who} has no limit per order now.` : `${who}'s limit per order is saved.`);
+        }
+      }}
+    >
+      {({ isSubmitting }) => (
+        <ShopForm
+          idPrefix={`limit-${userId}`}
+          className="flex flex-wrap items-end gap-2"
+          aria-label={`Limit per order of ${who}`}
+        >
+          <div className="w-36">
+            <FormField name="orderLimit" label="Limit per order ($)" inputMode="decimal" placeholder="No limit" />
+          </div>
+          <BusyButton className="btn btn-outline btn-primary btn-sm mb-1" busy={isSubmitting}>
+            Save limit
+            <span className="sr-only"> of {who}</span>
+          </BusyButton>
+        </ShopForm>
+      )}
+    </Formik>
+  );
+}

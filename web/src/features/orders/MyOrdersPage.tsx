@@ -41,9 +41,11 @@ function CheckoutHeading({
         Checkout {orderNumber(id)}: {orders.length} {orders.length === 1 ? 'part' : 'parts'}, {formatDollars(total)}{' '}
         {orders.every((o) => o.paid)
           ? '· paid with one payment'
-          : orders.some((o) => o.status === 'UNPAID')
-            ? '· paid together with one payment'
-            : ''}
+          : orders.some((o) => o.status === 'AWAITING_APPROVAL')
+            ? '· awaiting your company’s approval'
+            : orders.some((o) => o.status === 'UNPAID')
+              ? '· paid together with one payment'
+              : ''}
       </th>
       {orders.length > 1 && (
         // Every order of the checkout back into the cart at once (issue 34 point 2).
@@ -68,6 +70,9 @@ function CheckoutHeading({
   );
 }
 
+/** An order whose stock already went back (expired, or declined by the company): it can only be deleted. */
+const deletesOnly = (status: string) => status === 'EXPIRED' || status === 'DECLINED';
+
 /**
  * The signed-in customer's orders (spec "My Orders"): each with its short number and date, so identical
  * orders can be told apart, and its status (Pending with the time to pay by, Paid, Shipped, Expired); pay or
@@ -81,7 +86,9 @@ export default function MyOrdersPage() {
     fetchPolicy: 'cache-and-network',
   });
   useStayInRange(list.page, list.limit, data?.myOrders.total, list.setPage);
-  const pending = (data?.myOrders.items ?? []).filter((o) => o.status === 'UNPAID' && o.expiresAt);
+  const pending = (data?.myOrders.items ?? []).filter(
+    (o) => (o.status === 'UNPAID' || o.status === 'AWAITING_APPROVAL') && o.expiresAt,
+  );
   useRefetchAtDeadlines(
     pending.map((o) => o.expiresAt ?? ''),
     refetch,
@@ -94,7 +101,7 @@ export default function MyOrdersPage() {
     if (!toCancel) return;
     try {
       await cancelOrder({ variables: { id: toCancel.id } });
-      toast.success(toCancel.status === 'EXPIRED' ? 'Order deleted.' : 'Order cancelled.');
+      toast.success(deletesOnly(toCancel.status) ? 'Order deleted.' : 'Order cancelled.');
       setToCancel(null);
       await refetch();
     } catch (e) {
@@ -175,6 +182,15 @@ export default function MyOrdersPage() {
                           Pay by <time dateTime={order.expiresAt}>{formatPayBy(order.expiresAt)}</time>
                         </span>
                       )}
+                      {order.status === 'AWAITING_APPROVAL' && order.expiresAt && (
+                        <span className="text-xs" data-testid="awaiting-approval">
+                          Above your limit: your company decides by{' '}
+                          <time dateTime={order.expiresAt}>{formatPayBy(order.expiresAt)}</time>
+                        </span>
+                      )}
+                      {order.status === 'DECLINED' && (
+                        <span className="text-xs text-base-content/80">Declined by your company: not charged</span>
+                      )}
                       {order.status === 'EXPIRED' && order.expiresAt && (
                         <span className="text-xs whitespace-nowrap text-base-content/80">
                           Not paid by {formatPayBy(order.expiresAt)}
@@ -187,7 +203,19 @@ export default function MyOrdersPage() {
                       <span className="font-mono text-xs [overflow-wrap:anywhere]" data-testid="transaction-id">
                         {order.transactionId}
                       </span>
-                    ) : order.status === 'EXPIRED' ? (
+                    ) : order.status === 'AWAITING_APPROVAL' ? (
+                      <span className="flex flex-wrap items-center justify-end gap-2 md:justify-start">
+                        <span className="text-xs">You can pay once it is approved.</span>
+                        <button
+                          type="button"
+                          className="btn btn-outline btn-error btn-sm"
+                          onClick={() => setToCancel(order)}
+                        >
+                          Cancel
+                          {order.checkoutId && <span className="sr-only"> (the whole checkout)</span>}
+                        </button>
+                      </span>
+                    ) : deletesOnly(order.status) ? (
                       <span className="flex justify-end md:justify-start">
                         <button type="button" className="btn btn-outline btn-sm" onClick={() => setToCancel(order)}>
                           Delete
@@ -253,7 +281,13 @@ export default function MyOrdersPage() {
       <ConfirmModal
         open={toCancel !== null}
         title={
-          toCancel?.status === 'EXPIRED' ? 'Delete this expired order?' : 'Are you sure you want to delete this order'
+          toCancel?.status === 'EXPIRED'
+            ? 'Delete this expired order?'
+            : toCancel?.status === 'DECLINED'
+              ? 'Delete this declined order?'
+              : toCancel?.status === 'AWAITING_APPROVAL'
+                ? 'Cancel this order awaiting approval?'
+                : 'Are you sure you want to delete this order'
         }
         body={
           toCancel && (
@@ -265,13 +299,17 @@ export default function MyOrdersPage() {
               <p>
                 {toCancel.status === 'EXPIRED'
                   ? 'It was not paid in time and its items went back on sale. It is removed from your orders.'
-                  : 'You lose all your order data, this process is irreversible.'}
+                  : toCancel.status === 'DECLINED'
+                    ? 'Your company declined it and its items went back on sale. It is removed from your orders.'
+                    : toCancel.status === 'AWAITING_APPROVAL'
+                      ? `Its items go back on sale and your company no longer needs to decide on it.${toCancel.checkoutId ? ' Every order of its checkout is cancelled with it.' : ''}`
+                      : 'You lose all your order data, this process is irreversible.'}
               </p>
             </>
           )
         }
         cancelLabel="Keep order"
-        confirmLabel={toCancel?.status === 'EXPIRED' ? 'Delete order' : 'Cancel order'}
+        confirmLabel={toCancel && deletesOnly(toCancel.status) ? 'Delete order' : 'Cancel order'}
         busy={cancelling}
         onConfirm={() => void confirmCancel()}
         onClose={() => setToCancel(null)}

@@ -102,10 +102,13 @@ export default function PurchasePage() {
         },
       });
       const orderId = placed?.placeOrder.id;
+      const awaiting = placed?.placeOrder.status === 'AWAITING_APPROVAL';
       toast.success(
         <span>
-          Successfully placed order.
-          {orderId && (
+          {awaiting
+            ? 'Order placed. It is above your limit per order, so your company’s admins are asked to approve it: you can pay once it is approved.'
+            : 'Successfully placed order.'}
+          {orderId && !awaiting && (
             <>
               {' '}
               <a

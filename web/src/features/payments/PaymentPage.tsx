@@ -48,7 +48,8 @@ export default function PaymentPage() {
   const [paidTxId, setPaidTxId] = useState<string | null>(null);
   const order = data?.order;
   // Still on this page when the Pay by time passes: the order is shown as expired once the server says so.
-  const payBy = order?.status === 'UNPAID' && !paidTxId ? order.expiresAt : null;
+  const payBy =
+    (order?.status === 'UNPAID' || order?.status === 'AWAITING_APPROVAL') && !paidTxId ? order.expiresAt : null;
   useRefetchAtDeadlines(payBy ? [payBy] : [], refetch);
 
   if ((loading && !data) || !settings) return <Spinner centered />;
@@ -144,6 +145,30 @@ export default function PaymentPage() {
                   <span className="font-mono" data-testid="transaction-id">
                     {order.transactionId}
                   </span>
+                </p>
+                <Link to="/dashboard/my-orders" className="btn btn-outline btn-sm self-start">
+                  Back to My Orders
+                </Link>
+              </div>
+            ) : order.status === 'AWAITING_APPROVAL' ? (
+              <div className="flex flex-col gap-3" data-testid="order-awaiting-approval" role="status">
+                <p className="font-semibold">Awaiting your company’s approval</p>
+                <p className="text-sm">
+                  This order is above your limit per order, so a company admin must approve it before it can be paid. We
+                  hold its items
+                  {order.expiresAt ? ` until ${formatPayBy(order.expiresAt)}` : ''} and email you when it is approved or
+                  declined.
+                </p>
+                <Link to="/dashboard/my-orders" className="btn btn-outline btn-sm self-start">
+                  Back to My Orders
+                </Link>
+              </div>
+            ) : order.status === 'DECLINED' ? (
+              <div className="flex flex-col gap-3" data-testid="order-declined">
+                <p className="font-semibold">Your company declined this order.</p>
+                <p className="text-sm">
+                  Nothing was charged and its items went back on sale. Ask your company admin, or order less than your
+                  limit.
                 </p>
                 <Link to="/dashboard/my-orders" className="btn btn-outline btn-sm self-start">
                   Back to My Orders
