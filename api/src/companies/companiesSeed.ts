@@ -2,6 +2,7 @@ import { inArray } from 'drizzle-orm';
 import type { Tx } from '../db/database';
 import { users } from '../db/schema';
 import { companies, companyAddresses, companyMembers } from './companiesSchema';
+import { companyPartPrices, companyPriceLists } from './companyPricesSchema';
 
 /** The demo company's accounts (seeded with the other demo accounts, db/seed.ts). */
 export const demoCompanyAccounts = {
@@ -18,7 +19,10 @@ export const demoCompanyAccounts = {
  * A demo workshop with a company admin and a buyer and two delivery addresses (issue 35 point 6), so that
  * `npm start` shows a company's pages. Run once, in the transaction that fills an empty shop.
  */
-export async function seedDemoCompany(tx: Tx): Promise<{ companyId: string; adminId: string; buyerId: string }> {
+export async function seedDemoCompany(
+  tx: Tx,
+  demoParts: readonly { id: string; priceCents: number; minOrder: number }[] = [],
+): Promise<{ companyId: string; adminId: string; buyerId: string }> {
   const { companyAdmin, buyer } = demoCompanyAccounts;
   const rows = await tx
     .select({ id: users.id, email: users.email })
@@ -41,5 +45,18 @@ export async function seedDemoCompany(tx: Tx): Promise<{ companyId: string; admi
     { companyId: company.id, label: 'Main workshop', address: 'Plot 7, Tejgaon Industrial Area, Dhaka 1208' },
     { companyId: company.id, label: 'Mirpur branch', address: 'House 40, Road 2, Section 10, Mirpur, Dhaka 1216' },
   ]);
+  // Its price list (issue 35 point 3): 5 % off everything, and the first two demo parts at a fixed price 15 % under
+  // the list price, 20 % under from 20 units (or twice the minimum order).
+  await tx.insert(companyPriceLists).values({ companyId: company.id, percentOffBasisPoints: 500 });
+  const fixed = demoParts.slice(0, 2).filter((p) => p.priceCents >= 10);
+  if (fixed.length)
+    await tx.insert(companyPartPrices).values(
+      fixed.map((p) => ({
+        companyId: company.id,
+        partId: p.id,
+        priceCents: Math.round(p.priceCents * 0.85),
+        priceTiers: [{ minUnits: Math.max(20, 2 * p.minOrder), priceCents: Math.round(p.priceCents * 0.8) }],
+      })),
+    );
   return { companyId: company.id, adminId: idOf(companyAdmin.email), buyerId: idOf(buyer.email) };
 }

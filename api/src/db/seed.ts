@@ -215,7 +215,7 @@ export async function seedDemo(db: Db, identity: Identity): Promise<void> {
       .values(demoParts.map((p, i) => ({ ...p, createdAt: new Date(now - (demoParts.length - i) * 60_000) })))
       .returning();
     await seedCatalog(tx, inserted);
-    await seedDemoCompany(tx);
+    await seedDemoCompany(tx, inserted);
     await tx.insert(reviews).values(
       demoReviews.map(({ partIndex, ...r }, i) => ({
         ...r,

@@ -27,5 +27,12 @@ describe.each(databaseKinds)('the demo company seeded on %s', (kind) => {
       sql`select count(*) as n from company_addresses`,
     );
     expect(Number(addresses[0].n)).toBe(2);
+    // Its price list (issue 35 point 3): 5 % off, and two parts at a fixed price with a break.
+    const lists = await rowsOf<{ percent: number; fixed: string }>(
+      app.server.database.db,
+      sql`select l.percent_off_bp as percent, (select count(*) from company_part_prices p
+            where p.company_id = l.company_id) as fixed from company_price_lists l`,
+    );
+    expect(lists.map((l) => [l.percent, Number(l.fixed)])).toEqual([[500, 2]]);
   });
 });
