@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultSeller } from './invoicing/invoicePdf';
 
 /**
  * The one place that reads the environment. Everything else receives a Config.
@@ -65,6 +66,8 @@ export interface Config {
    */
   importStaleAfterMs: number;
   mail: MailSettings;
+  /** The seller its invoices name (SHOP_NAME, SHOP_ADDRESS, SHOP_TAX_ID). */
+  seller: { name: string; address: string; taxId: string };
   /** How long a client may take over its request (slow clients must not hold sockets for minutes). */
   http: HttpTimeouts;
   /**
@@ -449,6 +452,9 @@ const environment = z
         error: (issue) => `must be an address or Name <address>, got "${String(issue.input)}"`,
       }),
     ),
+    SHOP_NAME: setting(z.string().max(100, 'must be at most 100 characters')),
+    SHOP_ADDRESS: setting(z.string().max(300, 'must be at most 300 characters (lines separated by commas)')),
+    SHOP_TAX_ID: setting(z.string().max(50, 'must be at most 50 characters')),
     HTTP_HEADERS_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
     HTTP_REQUEST_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
     HTTP_KEEP_ALIVE_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
@@ -667,6 +673,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: settings.SMTP_URL,
       from: settings.MAIL_FROM ?? defaultMailFrom,
       pollIntervalMs: defaultMailPollIntervalMs,
+    },
+    seller: {
+      name: settings.SHOP_NAME ?? defaultSeller.name,
+      address: settings.SHOP_ADDRESS ?? defaultSeller.address,
+      taxId: settings.SHOP_TAX_ID ?? defaultSeller.taxId,
     },
     http: {
       headersTimeoutMs: settings.HTTP_HEADERS_TIMEOUT ?? defaultHttpTimeouts.headersTimeoutMs,
