@@ -43,7 +43,10 @@ export function renderInvoicePdf(invoice: InvoiceRow, lines: InvoiceLineRow[], s
   page.text(left, y, seller.name, { size: 18, font: 'bold' });
   page.text(right, y, 'INVOICE', { size: 18, font: 'bold', align: 'right' });
   y -= 18;
-  for (const part of seller.address.split(/\r?\n|,\s*/).filter(Boolean).slice(0, 4)) {
+  for (const part of seller.address
+    .split(/\r?\n|,\s*/)
+    .filter(Boolean)
+    .slice(0, 4)) {
     page.text(left, y, clip(part.trim(), 60), { size: 9 });
     y -= 12;
   }
@@ -113,8 +116,13 @@ export function renderInvoicePdf(invoice: InvoiceRow, lines: InvoiceLineRow[], s
     y -= 14;
   }
   y -= 16;
-  page.text(left, y, `Please pay ${money(invoice.totalCents - invoice.paidCents)} by ${day(invoice.dueAt)}, quoting ${invoiceNumber(invoice.number)}.`, {
-    size: 9,
-  });
+  page.text(
+    left,
+    y,
+    `Please pay ${money(invoice.totalCents - invoice.paidCents)} by ${day(invoice.dueAt)}, quoting ${invoiceNumber(invoice.number)}.`,
+    {
+      size: 9,
+    },
+  );
   return doc.toBuffer();
 }

@@ -136,7 +136,9 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
   async function balanceOf(tx: Db | Tx, companyId: string) {
     const [row] = await tx
       .select({
-        owedCents: sql<number>`coalesce(sum(${invoices.totalCents} - ${invoices.paidCents}), 0)::bigint`.mapWith(Number),
+        owedCents: sql<number>`coalesce(sum(${invoices.totalCents} - ${invoices.paidCents}), 0)::bigint`.mapWith(
+          Number,
+        ),
         overdue: sql<number>`count(*) filter (where ${invoices.dueAt} < now())::int`.mapWith(Number),
       })
       .from(invoices)
@@ -196,7 +198,13 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
           .orderBy(desc(invoices.number))
           .offset(bounds.offset)
           .limit(bounds.limit),
-      async () => (await db.select({ n: sql<number>`count(*)::int` }).from(invoices).where(where))[0].n,
+      async () =>
+        (
+          await db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(invoices)
+            .where(where)
+        )[0].n,
     );
     return {
       total: listed.total,
@@ -277,7 +285,11 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
       const membership = await membershipOf(db, caller.userId);
       if (!membership) throw forbidden(invoicingMessages.notMember);
       const issued = await db.transaction(async (tx) => {
-        await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, membership.companyId)).for('update');
+        await tx
+          .select({ id: companies.id })
+          .from(companies)
+          .where(eq(companies.id, membership.companyId))
+          .for('update');
         // Read again with the company held: a member removed meanwhile is refused.
         const member = await membershipOf(tx, caller.userId);
         if (!member || member.companyId !== membership.companyId) throw forbidden(invoicingMessages.notMember);
@@ -294,14 +306,17 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
           group[0].checkoutId && group.length === 1 && group[0].id === id
             ? await tx.select().from(orders).where(eq(orders.checkoutId, key)).orderBy(orders.id).for('update')
             : group;
-        for (const order of all) authorizeTarget('invoicing.payOnAccount', caller, order.userId, invoicingMessages.notYours);
+        for (const order of all)
+          authorizeTarget('invoicing.payOnAccount', caller, order.userId, invoicingMessages.notYours);
         const [{ dueNow }] = await tx
           .select({ dueNow: sql<boolean>`bool_or(${orders.status} = 'unpaid' and ${orders.expiresAt} <= now())` })
           .from(orders)
-          .where(inArray(
-            orders.id,
-            all.map((o) => o.id),
-          ));
+          .where(
+            inArray(
+              orders.id,
+              all.map((o) => o.id),
+            ),
+          );
         if (dueNow || all.some((o) => o.status === 'expired')) throw conflict(orderExpiredMessage);
         if (all.some((o) => o.status !== 'unpaid')) throw conflict(alreadyPaidMessage);
         const totalCents = all.reduce((sum, o) => sum + o.totalCents, 0);
@@ -320,7 +335,15 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
         const paid = await tx
           .update(orders)
           .set({ status: 'paid', transactionId, paidAt: new Date() })
-          .where(and(inArray(orders.id, all.map((o) => o.id)), eq(orders.status, 'unpaid')))
+          .where(
+            and(
+              inArray(
+                orders.id,
+                all.map((o) => o.id),
+              ),
+              eq(orders.status, 'unpaid'),
+            ),
+          )
           .returning();
         if (paid.length !== all.length) throw conflict(alreadyPaidMessage);
         const [invoice] = await tx
@@ -349,7 +372,9 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
               .where(inArray(parts.id, partIds))
           : [];
         const byId = new Map(priced.map((p) => [p.id, p]));
-        const ordered = [...all].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+        const ordered = [...all].sort(
+          (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
+        );
         const lines = await tx
           .insert(invoiceLines)
           .values(
@@ -373,7 +398,10 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
           .returning();
         lines.sort((a, b) => a.position - b.position);
         // A card intent opened for these orders is asked about now: cancelled at the gateway (or refunded).
-        await tx.update(gatewayIntents).set({ nextCheckAt: sql`now()` }).where(and(eq(gatewayIntents.orderId, key), eq(gatewayIntents.status, 'open')));
+        await tx
+          .update(gatewayIntents)
+          .set({ nextCheckAt: sql`now()` })
+          .where(and(eq(gatewayIntents.orderId, key), eq(gatewayIntents.status, 'open')));
         await mailInvoice(tx, invoice, lines);
         return { invoice, lines };
       });
@@ -434,7 +462,8 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
       const receivedOn = receivedOnOf(input.receivedOn);
       const note = typeof input.note === 'string' ? input.note.trim() : '';
       if (note.length > 500) throw badInput({ note: invoicingMessages.noteTooLong });
-      if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(note)) throw badInput({ note: 'Control characters are not allowed' });
+      if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(note))
+        throw badInput({ note: 'Control characters are not allowed' });
       const amountCents = centsOf(input.amount, maxCreditLimitDollars);
       if (amountCents === null || amountCents < 1) throw badInput({ amount: invoicingMessages.amountRequired });
       const updated = await db.transaction(async (tx) => {
@@ -443,7 +472,9 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
         const outstanding = invoice.totalCents - invoice.paidCents;
         if (outstanding <= 0) throw conflict(invoicingMessages.paidInFull);
         if (amountCents > outstanding) throw badInput({ amount: invoicingMessages.amountTooMuch(outstanding) });
-        await tx.insert(invoicePayments).values({ invoiceId, amountCents, receivedOn, note, recordedBy: caller.userId });
+        await tx
+          .insert(invoicePayments)
+          .values({ invoiceId, amountCents, receivedOn, note, recordedBy: caller.userId });
         const [row] = await tx
           .update(invoices)
           .set({

@@ -64,7 +64,9 @@ export class PdfPage {
     const size = options.size ?? 10;
     const font = options.font ?? 'regular';
     const left = options.align === 'right' ? x - textWidth(text, size, font) : x;
-    this.ops.push(`BT /${font === 'bold' ? 'F2' : 'F1'} ${num(size)} Tf ${num(left)} ${num(y)} Td ${literal(text)} Tj ET`);
+    this.ops.push(
+      `BT /${font === 'bold' ? 'F2' : 'F1'} ${num(size)} Tf ${num(left)} ${num(y)} Td ${literal(text)} Tj ET`,
+    );
     return this;
   }
 

@@ -341,7 +341,9 @@ export function invoiceEmail(issued: { invoice: InvoiceRow; to: string; seller: 
     to,
     subject: `Invoice ${number} from ${oneLine(issued.seller.name)}: ${money(invoice.totalCents)} due ${day(invoice.dueAt)}`,
     dedupeKey: `invoice_issued:${invoice.id}:${to.toLowerCase()}`,
-    attachments: [{ filename: `${number}.pdf`, contentType: 'application/pdf', contentBase64: issued.pdf.toString('base64') }],
+    attachments: [
+      { filename: `${number}.pdf`, contentType: 'application/pdf', contentBase64: issued.pdf.toString('base64') },
+    ],
     ...render(`Invoice ${number}`, {
       paragraphs: [
         'Hello,',
