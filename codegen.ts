@@ -82,6 +82,7 @@ const config: CodegenConfig = {
             CART_FULL: 'cart_full',
           },
           CompanyRole: { COMPANY_ADMIN: 'company_admin', BUYER: 'buyer' },
+          InvoiceStatus: { OPEN: 'open', OVERDUE: 'overdue', PAID: 'paid' },
           CompanyInvitationStatus: {
             PENDING: 'pending',
             ACCEPTED: 'accepted',
@@ -102,6 +103,10 @@ const config: CodegenConfig = {
           CompanyMember: '../companies/companiesService#CompanyMemberView',
           CompanyInvitation: '../companies/companiesService#InvitationView',
           CompanyAddress: '../companies/companiesSchema#CompanyAddressRow',
+          CompanyAccount: '../invoicing/invoicingService#CompanyAccountView',
+          Invoice: '../invoicing/invoicingService#InvoiceView',
+          InvoiceLine: '../invoicing/invoicingSchema#InvoiceLineRow',
+          InvoicePayment: '../invoicing/invoicingSchema#InvoicePaymentRow',
           Brand: '../catalog/catalogSchema#BrandRow',
           Category: '../catalog/catalogSchema#CategoryRow',
           Make: '../catalog/catalogSchema#MakeRow',

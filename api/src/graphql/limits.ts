@@ -34,6 +34,7 @@ import { maxGarageBikes } from '../garage/garageService';
 import { maxCandidates, suggestionsPerLine } from '../ordering/quickOrderCheck';
 import { maxSavedListLines, maxSavedLists } from '../ordering/savedListsService';
 import { companyLimits } from '../companies/companiesService';
+import { invoiceLimits } from '../invoicing/invoicingService';
 
 /**
  * Bounds on what one GraphQL request may ask for, checked before anything runs. Every operation is small
@@ -87,6 +88,8 @@ export const queryLimits = {
     'Query.myCompanyInvitations': companyLimits.invitationsShown,
     'Company.addresses': companyLimits.addresses,
     'Company.invitations': companyLimits.pendingInvitations,
+    'Invoice.lines': maxCartLines,
+    'Invoice.payments': invoiceLimits.payments,
   } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,

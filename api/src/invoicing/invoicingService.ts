@@ -9,7 +9,8 @@ import type { Actor } from '../services/actor';
 import { invoiceEmail, invoiceOverdueEmail } from '../services/emails';
 import { enqueueEmail } from '../services/outbox';
 import { alreadyPaidMessage, orderExpiredMessage } from '../services/ordersService';
-import { isId, page, pageSizes, pageWithTotal } from '../services/paging';
+import { isId, page, pageSizes, pageWithTotal, type Page } from '../services/paging';
+import { maxCartLines } from '../services/cartService';
 import { authorize, authorizeCompany, authorizeTarget, type SignedInOperation } from '../services/rights';
 import { invoiceNumber, renderInvoicePdf, type Seller } from './invoicePdf';
 import {
@@ -56,6 +57,8 @@ export const invoicingMessages = {
   noteTooLong: 'A note is at most 500 characters',
   status: 'The status is open, overdue or paid',
   buyersOwnInvoices: 'Buyers see their own invoices: ask a company admin for the others',
+  lastPayment: (outstandingCents: number) =>
+    `This invoice has ${invoiceLimits.payments - 1} payments recorded: record the ${dollars(outstandingCents)} outstanding as its last`,
   nothingToPay: 'This order costs $0.00, so there is nothing to pay: cancel it',
 } as const;
 
@@ -63,7 +66,7 @@ export type InvoiceStatus = 'open' | 'overdue' | 'paid';
 const statuses: readonly InvoiceStatus[] = ['open', 'overdue', 'paid'];
 
 /** What a company owes and may still buy on account. */
-export interface CompanyAccount {
+export interface CompanyAccountView {
   companyId: string;
   termsDays: number;
   creditLimitCents: number;
@@ -77,9 +80,15 @@ export interface CompanyAccount {
 export interface InvoiceView {
   invoice: InvoiceRow;
   status: InvoiceStatus;
-  lines: InvoiceLineRow[];
-  payments: InvoicePaymentRow[];
+  /** Its lines and payments, when read with it (one invoice); a list's items leave them to `linesOf`/`paymentsOf`. */
+  lines?: InvoiceLineRow[];
+  payments?: InvoicePaymentRow[];
 }
+
+export const invoiceLimits = {
+  /** Payments recorded against one invoice at most (part payments). */
+  payments: 50,
+} as const;
 
 /** The status of an invoice at the database's `now`. */
 const statusSql = sql<InvoiceStatus>`case when ${invoices.paidAt} is not null then 'paid' when ${invoices.dueAt} < now() then 'overdue' else 'open' end`;
@@ -118,7 +127,7 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
   const { db, seller } = deps;
 
   const membershipOf = async (tx: Db | Tx, userId: string) =>
-    (await tx.select().from(companyMembers).where(eq(companyMembers.userId, userId)))[0] ?? null;
+    (await tx.select().from(companyMembers).where(eq(companyMembers.userId, userId)).limit(1))[0] ?? null;
 
   /** The caller and the company, when `operation` lets them act on it (NOT_FOUND, FORBIDDEN otherwise). */
   async function onCompany(operation: SignedInOperation, actor: Actor | null, companyId: unknown, tx: Db | Tx = db) {
@@ -146,7 +155,11 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
     return row;
   }
 
-  async function accountOf(tx: Db | Tx, companyId: string, terms?: CompanyTermsRow): Promise<CompanyAccount | null> {
+  async function accountOf(
+    tx: Db | Tx,
+    companyId: string,
+    terms?: CompanyTermsRow,
+  ): Promise<CompanyAccountView | null> {
     const held = terms ?? (await tx.select().from(companyTerms).where(eq(companyTerms.companyId, companyId)))[0];
     if (!held) return null;
     const { owedCents, overdue } = await balanceOf(tx, companyId);
@@ -173,21 +186,33 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
     return invoice;
   }
 
+  /** An invoice's lines (at most a checkout's), in order. */
+  const linesOf = (invoiceId: string) =>
+    db
+      .select()
+      .from(invoiceLines)
+      .where(eq(invoiceLines.invoiceId, invoiceId))
+      .orderBy(asc(invoiceLines.position))
+      .limit(maxCartLines);
+  /** The payments recorded against an invoice, first first. */
+  const paymentsOf = (invoiceId: string) =>
+    db
+      .select()
+      .from(invoicePayments)
+      .where(eq(invoicePayments.invoiceId, invoiceId))
+      .orderBy(asc(invoicePayments.createdAt), asc(invoicePayments.id))
+      .limit(invoiceLimits.payments);
+
   async function viewOf(invoice: InvoiceRow): Promise<InvoiceView> {
     const [lines, payments, [now]] = await Promise.all([
-      db.select().from(invoiceLines).where(eq(invoiceLines.invoiceId, invoice.id)).orderBy(asc(invoiceLines.position)),
-      db
-        .select()
-        .from(invoicePayments)
-        .where(eq(invoicePayments.invoiceId, invoice.id))
-        .orderBy(asc(invoicePayments.createdAt), asc(invoicePayments.id)),
+      linesOf(invoice.id),
+      paymentsOf(invoice.id),
       db.select({ status: statusSql }).from(invoices).where(eq(invoices.id, invoice.id)),
     ]);
     return { invoice, status: now?.status ?? 'open', lines, payments };
   }
 
-  async function listOf(where: SQL | undefined, args: { offset?: number | null; limit?: number | null }) {
-    const bounds = page(args.offset, args.limit, pageSizes.invoices);
+  async function listOf(where: SQL | undefined, bounds: Page) {
     const listed = await pageWithTotal(
       bounds,
       () =>
@@ -208,7 +233,7 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
     );
     return {
       total: listed.total,
-      items: listed.items.map(({ invoice, status }) => ({ invoice, status, lines: [], payments: [] }) as InvoiceView),
+      items: listed.items.map(({ invoice, status }): InvoiceView => ({ invoice, status })),
     };
   }
 
@@ -233,8 +258,11 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
   }
 
   return {
+    linesOf,
+    paymentsOf,
+
     /** The company's terms and what it owes (its members and shop admins); null when it has no terms. */
-    async companyAccount(actor: Actor | null, companyId: unknown): Promise<CompanyAccount | null> {
+    async companyAccount(actor: Actor | null, companyId: unknown): Promise<CompanyAccountView | null> {
       const { company } = await onCompany('invoicing.companyAccount', actor, companyId);
       return accountOf(db, company.id);
     },
@@ -247,7 +275,7 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
       actor: Actor | null,
       companyId: unknown,
       input: { termsDays?: unknown; creditLimit?: unknown },
-    ): Promise<CompanyAccount | null> {
+    ): Promise<CompanyAccountView | null> {
       const caller = authorize('invoicing.setTerms', actor);
       return db.transaction(async (tx) => {
         if (typeof companyId === 'string' && isId(companyId))
@@ -430,21 +458,24 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
       companyId: unknown,
       args: { status?: unknown; offset?: number | null; limit?: number | null },
     ) {
-      const { caller, company, role } = await onCompany('invoicing.companyInvoices', actor, companyId);
+      authorize('invoicing.companyInvoices', actor);
+      const bounds = page(args.offset, args.limit, pageSizes.invoices);
       const status = statusOf(args.status);
+      const { caller, company, role } = await onCompany('invoicing.companyInvoices', actor, companyId);
       const where = and(
         eq(invoices.companyId, company.id),
         role === 'buyer' ? eq(invoices.buyerId, caller.userId) : undefined,
         status ? statusWhere(status) : undefined,
       );
-      return listOf(where, args);
+      return listOf(where, bounds);
     },
 
     /** Every invoice, newest first, optionally of one status (shop admins). */
     async allInvoices(actor: Actor | null, args: { status?: unknown; offset?: number | null; limit?: number | null }) {
       authorize('invoicing.allInvoices', actor);
+      const bounds = page(args.offset, args.limit, pageSizes.invoices);
       const status = statusOf(args.status);
-      return listOf(status ? statusWhere(status) : undefined, args);
+      return listOf(status ? statusWhere(status) : undefined, bounds);
     },
 
     /**
@@ -472,6 +503,12 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
         const outstanding = invoice.totalCents - invoice.paidCents;
         if (outstanding <= 0) throw conflict(invoicingMessages.paidInFull);
         if (amountCents > outstanding) throw badInput({ amount: invoicingMessages.amountTooMuch(outstanding) });
+        const [{ recorded }] = await tx
+          .select({ recorded: sql<number>`count(*)::int` })
+          .from(invoicePayments)
+          .where(eq(invoicePayments.invoiceId, invoiceId));
+        if (recorded >= invoiceLimits.payments - 1 && amountCents < outstanding)
+          throw badInput({ amount: invoicingMessages.lastPayment(outstanding) });
         await tx
           .insert(invoicePayments)
           .values({ invoiceId, amountCents, receivedOn, note, recordedBy: caller.userId });
