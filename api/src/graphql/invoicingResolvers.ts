@@ -24,7 +24,11 @@ export const invoicingMutations: Pick<MutationResolvers, 'setCompanyTerms' | 'pa
       services.invoicing.recordInvoicePayment(actor, invoiceId, input),
   };
 
-export const invoicingTypes: Pick<Resolvers, 'CompanyAccount' | 'Invoice' | 'InvoiceLine' | 'InvoicePayment'> = {
+export const invoicingTypes: Pick<
+  Resolvers,
+  'CompanyAccount' | 'Invoice' | 'InvoiceLine' | 'InvoicePayment' | 'InvoiceStatus'
+> = {
+  InvoiceStatus: { OPEN: 'open', OVERDUE: 'overdue', PAID: 'paid' },
   CompanyAccount: {
     creditLimit: (a) => centsToDollars(a.creditLimitCents),
     owed: (a) => centsToDollars(a.owedCents),

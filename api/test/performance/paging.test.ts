@@ -46,6 +46,8 @@ const largest: Record<string, number> = {
   importRejections: 500,
   stockHistory: 100,
   companies: 200,
+  companyInvoices: 100,
+  invoices: 100,
 };
 
 /**
@@ -58,11 +60,14 @@ const bounded = Object.keys(queryLimits.boundedLists)
 const someId = '00000000-0000-4000-8000-000000000000';
 /** An import the tests' lists of rejected rows read (made in beforeAll). */
 const importId = '00000000-0000-4000-8000-00000000a001';
+/** A company whose invoices the tests list (made in beforeAll). */
+const companyId = '00000000-0000-4000-8000-00000000c001';
 const requiredArguments: Record<string, string> = {
   models: `makeId: "${someId}"`,
   vehicles: `modelId: "${someId}"`,
   partsByNumber: 'number: "FA185HH"',
   importRejections: `id: "${importId}"`,
+  companyInvoices: `companyId: "${companyId}"`,
   get stockHistory() {
     return `partId: "${partWithHistory}"`;
   },
@@ -86,6 +91,7 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
     )) as unknown as { rows: { id: string }[] };
     token = await app.tokenFor({ id: rows[0].id });
     await app.db.execute(sql`insert into import_jobs (id, kind) values (${importId}, 'fitment')`);
+    await app.db.execute(sql`insert into companies (id, name, tax_id) values (${companyId}, 'Paged Co', 'BIN-P')`);
     const part = (await app.db.execute(
       sql`insert into parts (name, description, price_cents, min_order, available) values ('Paged', 'd', 100, 1, 5) returning id`,
     )) as unknown as { rows: { id: string }[] };
