@@ -182,6 +182,11 @@ const config: CodegenConfig = {
             documents: 'web/src/features/companies/companies.graphql',
             ...reactHooks,
           },
+          // Pay on account (issue 35 point 4): the payment page's option and the invoices' sections.
+          'web/src/generated/invoicing.tsx': {
+            documents: 'web/src/features/companies/invoicing.graphql',
+            ...reactHooks,
+          },
           // Quick order's check and adding (issue 34), likewise for its page alone; the cart's fragment (and the part's
           // it spreads) so that adding answers the whole cart for Apollo's cache.
           'web/src/generated/quickOrder.tsx': {
