@@ -7,6 +7,8 @@ import { actorOf, addPartAs, expectAppError, placeOrderAs, signUp } from '../ser
 import { databaseKinds } from '../support/env';
 import { startTestApp, type TestApp } from '../support/testApp';
 import { expectWellFormedPdf } from './pdfCheck';
+import { startMailer } from '../../src/services/mailer';
+import { startSmtpCatcher } from '../support/smtpCatcher';
 
 // 20 concurrent payments on account, each a transaction, on a loaded machine.
 jest.setTimeout(120_000);
@@ -325,5 +327,31 @@ describe.each(databaseKinds)('pay on account (%s)', (kind) => {
     expect(row.remindedAt).not.toBeNull();
     await invoicing().recordInvoicePayment(shopAdmin, invoice.id, { amount: 125 });
     expect((await invoicing().payOnAccount(buyer, next.id)).invoice.number).toBeGreaterThan(invoice.number);
+  });
+
+  it('the mail worker delivers the invoice with its PDF attached', async () => {
+    const { buyer } = await newCompany(10_000);
+    const { invoice } = await invoicing().payOnAccount(buyer, (await order(buyer)).id);
+    const catcher = await startSmtpCatcher();
+    const mailer = startMailer(db(), {
+      smtpUrl: catcher.url,
+      from: 'PartsYard <orders@partsyard.test>',
+      pollIntervalMs: null,
+      timeoutMs: 3000,
+    });
+    try {
+      await mailer.runOnce();
+      const reference = `INV-${String(invoice.number).padStart(6, '0')}`;
+      const mail = catcher.messages.find((m) => m.to.includes(buyer.email ?? '') && m.subject.includes(reference));
+      expect(mail).toBeDefined();
+      const raw = mail?.raw ?? '';
+      expect(raw).toMatch(/Content-Type: application\/pdf; name=INV-\d{6}\.pdf/);
+      const part = raw.split(/Content-Disposition: attachment; filename=INV-\d{6}\.pdf\r?\n\r?\n/)[1] ?? '';
+      const base64 = part.split(/\r?\n--/)[0].replace(/\s+/g, '');
+      expectWellFormedPdf(Buffer.from(base64, 'base64'));
+    } finally {
+      await mailer.stop();
+      await catcher.close();
+    }
   });
 });
