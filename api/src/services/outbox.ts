@@ -7,7 +7,7 @@ import { outbox, type OutboxAttachment } from '../db/schema';
 export interface OutboxMessage {
   /**
    * What it tells: order_placed, payment_receipt, payment_refunded, payment_disputed, order_shipped, order_expired,
-   * contact_confirmation.
+   * contact_confirmation, company_invitation, invoice_issued (with its PDF attached), invoice_overdue.
    */
   kind: string;
   to: string;
