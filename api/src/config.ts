@@ -3,7 +3,6 @@ import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { defaultSeller } from './invoicing/invoicePdf';
 
 /**
  * The one place that reads the environment. Everything else receives a Config.
@@ -140,6 +139,13 @@ export interface MailSettings {
   /** How often the worker looks for mail to send; null: no timer (tests deliver with `mailer.runOnce()`). */
   pollIntervalMs: number | null;
 }
+
+/** The seller on invoices when SHOP_NAME, SHOP_ADDRESS, SHOP_TAX_ID are unset. */
+export const defaultSeller = {
+  name: 'PartsYard',
+  address: '12 Workshop Lane, Dhaka 1207, Bangladesh',
+  taxId: 'BIN 000000000-0101',
+};
 
 export const defaultMailFrom = 'PartsYard <orders@partsyard.localhost>';
 /** Mail waiting in the outbox goes out within this. */

@@ -1,4 +1,5 @@
 import { centsToDollars, formatDollars } from '@partsyard/common';
+import { defaultSeller as configuredDefault } from '../config';
 import { a4, PdfDocument, type PdfPage } from './pdf';
 import type { InvoiceLineRow, InvoiceRow } from './invoicingSchema';
 
@@ -10,11 +11,7 @@ export interface Seller {
   taxId: string;
 }
 
-export const defaultSeller: Seller = {
-  name: 'PartsYard',
-  address: '12 Workshop Lane, Dhaka 1207, Bangladesh',
-  taxId: 'BIN 000000000-0101',
-};
+export const defaultSeller: Seller = configuredDefault;
 
 /** INV-000042 */
 export const invoiceNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`;

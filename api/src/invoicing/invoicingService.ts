@@ -1,4 +1,4 @@
-import { centsToDollars, dollarsToCents, formatDollars, tierFor } from '@partsyard/common';
+import { centsToDollars, controlCharacters, dollarsToCents, formatDollars, tierFor } from '@partsyard/common';
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/database';
 import { gatewayIntents, orders, parts, users, type OrderRow } from '../db/schema';
@@ -493,8 +493,7 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
       const receivedOn = receivedOnOf(input.receivedOn);
       const note = typeof input.note === 'string' ? input.note.trim() : '';
       if (note.length > 500) throw badInput({ note: invoicingMessages.noteTooLong });
-      if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(note))
-        throw badInput({ note: 'Control characters are not allowed' });
+      if (controlCharacters.test(note)) throw badInput({ note: 'Control characters are not allowed' });
       const amountCents = centsOf(input.amount, maxCreditLimitDollars);
       if (amountCents === null || amountCents < 1) throw badInput({ amount: invoicingMessages.amountRequired });
       const updated = await db.transaction(async (tx) => {
