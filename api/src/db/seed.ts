@@ -1,4 +1,5 @@
 import { seedCatalog } from '../catalog/catalogSeed';
+import { demoCompanyAccounts, seedDemoCompany } from '../companies/companiesSeed';
 import { count, eq } from 'drizzle-orm';
 import type { Identity } from '../identity/firebaseIdentity';
 import type { Db } from './database';
@@ -8,6 +9,9 @@ import { orders, parts, payments, reviews, users } from './schema';
 export const demoAccounts = [
   { email: 'admin@partsyard.test', password: 'Admin#2026', name: 'Yard Admin', role: 'admin' as const },
   { email: 'customer@partsyard.test', password: 'Customer#2026', name: 'Demo Customer', role: 'customer' as const },
+  // The demo company's admin and buyer (issue 35).
+  demoCompanyAccounts.companyAdmin,
+  demoCompanyAccounts.buyer,
 ];
 
 const img = (slug: string) => `/images/parts/${slug}.svg`;
@@ -211,6 +215,7 @@ export async function seedDemo(db: Db, identity: Identity): Promise<void> {
       .values(demoParts.map((p, i) => ({ ...p, createdAt: new Date(now - (demoParts.length - i) * 60_000) })))
       .returning();
     await seedCatalog(tx, inserted);
+    await seedDemoCompany(tx);
     await tx.insert(reviews).values(
       demoReviews.map(({ partIndex, ...r }, i) => ({
         ...r,

@@ -1,0 +1,31 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../src/db/database';
+import { demoCompanyAccounts } from '../../src/companies/companiesSeed';
+import { databaseKinds } from '../support/env';
+import { startTestApp, type TestApp } from '../support/testApp';
+
+/** Issue 35 point 6: `npm start` shows a company, so its demo data is seeded with the rest. */
+describe.each(databaseKinds)('the demo company seeded on %s', (kind) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(kind, { seedDemo: true });
+  });
+  afterAll(() => app?.close());
+
+  it('is a workshop with a company admin, a buyer and two delivery addresses, each member a demo account', async () => {
+    const members = await rowsOf<{ company: string; email: string; role: string }>(
+      app.server.database.db,
+      sql`select c.name as company, u.email, m.role from company_members m
+        join companies c on c.id = m.company_id join users u on u.id = m.user_id order by m.role`,
+    );
+    expect(members).toEqual([
+      { company: 'Dhaka Moto Works', email: demoCompanyAccounts.buyer.email, role: 'buyer' },
+      { company: 'Dhaka Moto Works', email: demoCompanyAccounts.companyAdmin.email, role: 'company_admin' },
+    ]);
+    const addresses = await rowsOf<{ n: string }>(
+      app.server.database.db,
+      sql`select count(*) as n from company_addresses`,
+    );
+    expect(Number(addresses[0].n)).toBe(2);
+  });
+});
