@@ -3,7 +3,7 @@ import { invoices, invoiceCounter } from '../../src/invoicing/invoicingSchema';
 import { invoicingMessages } from '../../src/invoicing/invoicingService';
 import { orders, outbox } from '../../src/db/schema';
 import type { Actor } from '../../src/services/actor';
-import { actorOf, addPartAs, expectAppError, placeOrderAs, signUp } from '../services/helpers';
+import { actorOf, addPartAs, expectAppError, placeOrderAs, signUp, testCard } from '../services/helpers';
 import { databaseKinds } from '../support/env';
 import { startTestApp, type TestApp } from '../support/testApp';
 import { expectWellFormedPdf } from './pdfCheck';
@@ -230,6 +230,41 @@ describe.each(databaseKinds)('pay on account (%s)', (kind) => {
     const ofCompany = await db().select().from(invoices).where(eq(invoices.companyId, id));
     expect(ofCompany.reduce((s, i) => s + i.totalCents, 0)).toBe(100000);
     await expectGapless();
+  });
+
+  it('racing a cancel, one wins; an order past its pay-by time is refused as expired; the numbers stay gapless', async () => {
+    const { buyer } = await newCompany(100_000);
+    for (let i = 0; i < 5; i += 1) {
+      const racing = await order(buyer);
+      const [paid, cancelled] = await Promise.allSettled([
+        invoicing().payOnAccount(buyer, racing.id),
+        services().orders.cancelOrder(buyer, racing.id),
+      ]);
+      expect([paid.status, cancelled.status].filter((s) => s === 'fulfilled')).toHaveLength(1);
+      const [row] = await db().select().from(orders).where(eq(orders.id, racing.id));
+      if (paid.status === 'fulfilled') expect(row?.status).toBe('paid');
+      else expect(row).toBeUndefined();
+    }
+    const late = await order(buyer);
+    await db()
+      .update(orders)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(orders.id, late.id));
+    const refused = await expectAppError(invoicing().payOnAccount(buyer, late.id), 'CONFLICT');
+    expect(refused.message).toMatch(/expired/);
+    await expectGapless();
+  });
+
+  it('a card charged for an order paid on account meanwhile is refunded, the order staying on its invoice', async () => {
+    const { buyer } = await newCompany(100_000);
+    const racing = await order(buyer);
+    const intent = await services().payments.createPaymentIntent(buyer, racing.id);
+    await services().payments.payWithTestCard(buyer, intent.id, testCard());
+    const { invoice } = await invoicing().payOnAccount(buyer, racing.id);
+    const refused = await expectAppError(services().payments.confirmPayment(buyer, racing.id, intent.id), 'CONFLICT');
+    expect(refused.message).toMatch(/refunded/);
+    const [row] = await db().select().from(orders).where(eq(orders.id, racing.id));
+    expect(row.transactionId).toBe(`invoice:INV-${String(invoice.number).padStart(6, '0')}`);
   });
 
   it('a payment on account rolled back after taking its number gives the number back', async () => {
