@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router-dom';
 import CompanyAdminPage from '../../src/features/companies/CompanyAdminPage';
 import { CompanyDocument, InviteToCompanyDocument, RemoveCompanyMemberDocument } from '../../src/generated/companies';
 import { polyfillDialog, renderAdmin } from '../admin/renderAdmin';
-import { company, member } from './fixtures';
+import { company, member, noInvoicing } from './fixtures';
 
 const asShopAdmin = company({ myRole: null });
 const companyAnswer = (answer: unknown) => ({
@@ -18,7 +18,7 @@ const renderPage = (mocks: Parameters<typeof renderAdmin>[1]) =>
     <Routes>
       <Route path="/dashboard/companies/:companyId" element={<CompanyAdminPage />} />
     </Routes>,
-    mocks,
+    [...noInvoicing(), ...mocks],
     '/dashboard/companies/c1',
   );
 

@@ -1,3 +1,5 @@
+import { CompanyAccountDocument, CompanyInvoicesDocument } from '../../src/generated/invoicing';
+
 /** Answers of the companies' API, as the server shapes them, for the companies' page tests. */
 export const address = {
   __typename: 'CompanyAddress' as const,
@@ -36,3 +38,20 @@ export const invitationToMe = {
   role: 'BUYER' as const,
   expiresAt: '2026-12-12T10:00:00.000Z',
 };
+
+/**
+ * The pay-on-account sections' answers for a company without terms or invoices (issue 35 point 4), as many times as
+ * they are asked: for the pages' tests that are about something else.
+ */
+export const noInvoicing = (companyId = 'c1') => [
+  {
+    request: { query: CompanyAccountDocument, variables: { companyId } },
+    result: { data: { companyAccount: null } },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+  },
+  {
+    request: { query: CompanyInvoicesDocument, variables: { companyId, status: null, offset: 0, limit: 20 } },
+    result: { data: { companyInvoices: { __typename: 'InvoicePage' as const, total: 0, items: [] } } },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+  },
+];
