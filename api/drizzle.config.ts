@@ -12,6 +12,7 @@ export default defineConfig({
     './src/garage/garageSchema.ts',
     './src/ordering/savedListsSchema.ts',
     './src/companies/companiesSchema.ts',
+    './src/invoicing/invoicingSchema.ts',
   ],
   out: './drizzle',
 });

@@ -16,11 +16,12 @@ import * as inventorySchema from '../inventory/inventorySchema';
 import * as garageSchema from '../garage/garageSchema';
 import * as savedListsSchema from '../ordering/savedListsSchema';
 import * as companiesSchema from '../companies/companiesSchema';
+import * as invoicingSchema from '../invoicing/invoicingSchema';
 import { wordSimilarityThreshold } from '../catalog/searchSettings';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
 
-/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports, garage, ordering, companies). */
+/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports, garage, ordering, companies, invoicing). */
 export const allTables = {
   ...coreSchema,
   ...catalogSchema,
@@ -30,6 +31,7 @@ export const allTables = {
   ...garageSchema,
   ...savedListsSchema,
   ...companiesSchema,
+  ...invoicingSchema,
 };
 const schema = allTables;
 

@@ -34,6 +34,7 @@ import { maxGarageBikes } from '../garage/garageService';
 import { maxCandidates, suggestionsPerLine } from '../ordering/quickOrderCheck';
 import { maxSavedListLines, maxSavedLists } from '../ordering/savedListsService';
 import { companyLimits } from '../companies/companiesService';
+import { invoiceLimits } from '../invoicing/invoicingService';
 
 /**
  * Bounds on what one GraphQL request may ask for, checked before anything runs. Every operation is small
@@ -88,6 +89,8 @@ export const queryLimits = {
     'Company.addresses': companyLimits.addresses,
     'Company.invitations': companyLimits.pendingInvitations,
     'AwaitingApproval.orders': maxCartLines,
+    'Invoice.lines': maxCartLines,
+    'Invoice.payments': invoiceLimits.payments,
   } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,

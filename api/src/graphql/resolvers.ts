@@ -7,6 +7,7 @@ import { inventoryMutations, inventoryQueries, inventoryTypes } from './inventor
 import { garageMutations, garageQueries, garageTypes } from './garageResolvers';
 import { orderingMutations, orderingQueries, orderingTypes } from './orderingResolvers';
 import { companyMutations, companyQueries, companyTypes } from './companyResolvers';
+import { invoicingMutations, invoicingQueries, invoicingTypes } from './invoicingResolvers';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -72,6 +73,7 @@ export const resolvers: Resolvers = {
     ...garageQueries,
     ...orderingQueries,
     ...companyQueries,
+    ...invoicingQueries,
   },
 
   Mutation: {
@@ -106,6 +108,7 @@ export const resolvers: Resolvers = {
     ...garageMutations,
     ...orderingMutations,
     ...companyMutations,
+    ...invoicingMutations,
   },
   ImportJob: importJobFields,
 
@@ -118,6 +121,7 @@ export const resolvers: Resolvers = {
   ...garageTypes,
   ...orderingTypes,
   ...companyTypes,
+  ...invoicingTypes,
   PriceTier: {
     price: (tier) => centsToDollars(tier.priceCents),
   },

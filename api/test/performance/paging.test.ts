@@ -47,6 +47,8 @@ const largest: Record<string, number> = {
   stockHistory: 100,
   companies: 200,
   companyApprovals: 50,
+  companyInvoices: 100,
+  invoices: 100,
 };
 
 /**
@@ -59,11 +61,14 @@ const bounded = Object.keys(queryLimits.boundedLists)
 const someId = '00000000-0000-4000-8000-000000000000';
 /** An import the tests' lists of rejected rows read (made in beforeAll). */
 const importId = '00000000-0000-4000-8000-00000000a001';
+/** A company whose invoices and approvals the tests list (made in beforeAll). */
+const companyId = '00000000-0000-4000-8000-00000000c001';
 const requiredArguments: Record<string, string> = {
   models: `makeId: "${someId}"`,
   vehicles: `modelId: "${someId}"`,
   partsByNumber: 'number: "FA185HH"',
   importRejections: `id: "${importId}"`,
+  companyInvoices: `companyId: "${companyId}"`,
   get stockHistory() {
     return `partId: "${partWithHistory}"`;
   },
@@ -71,8 +76,6 @@ const requiredArguments: Record<string, string> = {
     return `id: "${companyId}"`;
   },
 };
-/** A company whose approvals the tests read (made in beforeAll). */
-let companyId = '';
 /** A part whose stock history the tests read (made in beforeAll). */
 let partWithHistory = '';
 /** The field's arguments: those it requires, and `more`. */
@@ -92,14 +95,11 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
     )) as unknown as { rows: { id: string }[] };
     token = await app.tokenFor({ id: rows[0].id });
     await app.db.execute(sql`insert into import_jobs (id, kind) values (${importId}, 'fitment')`);
+    await app.db.execute(sql`insert into companies (id, name, tax_id) values (${companyId}, 'Paged Co', 'BIN-P')`);
     const part = (await app.db.execute(
       sql`insert into parts (name, description, price_cents, min_order, available) values ('Paged', 'd', 100, 1, 5) returning id`,
     )) as unknown as { rows: { id: string }[] };
     partWithHistory = part.rows[0].id;
-    const company = (await app.db.execute(
-      sql`insert into companies (name, tax_id) values ('Paged Co', 'BIN-1') returning id`,
-    )) as unknown as { rows: { id: string }[] };
-    companyId = company.rows[0].id;
   });
   afterAll(() => app?.close());
 

@@ -157,6 +157,13 @@ const graphql = `
 | Mutation.setCompanyBuyerLimit | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
 | Mutation.approveCheckout     | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
 | Mutation.declineCheckout     | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
+| Query.companyAccount          | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's terms and balance              |
+| Query.invoice                 | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invoice of the customer's company                    |
+| Query.companyInvoices         | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the invoices of the customer's company                  |
+| Query.invoices                | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every invoice                                           |
+| Mutation.setCompanyTerms      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's terms                          |
+| Mutation.payOnAccount         | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's unpaid order, their company with terms   |
+| Mutation.recordInvoicePayment | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invoice of the customer's company                    |
 `;
 
 const rest = `
@@ -240,6 +247,14 @@ const rest = `
 | DELETE /api/company-invitations/{id} | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an open invitation of the customer's company            |
 | POST /api/company-invitations/{id}/accept | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invitation to the customer's address                 |
 | POST /api/company-invitations/{id}/decline | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invitation to the customer's address                 |
+| GET /api/companies/{id}/account   | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's terms and balance              |
+| PUT /api/companies/{id}/terms     | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's terms                          |
+| GET /api/companies/{id}/invoices  | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the invoices of the customer's company                  |
+| POST /api/orders/{id}/pay-on-account | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's unpaid order, their company with terms   |
+| GET /api/invoices                 | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every invoice                                           |
+| GET /api/invoices/{id}.pdf        | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invoice of the customer's company (its PDF)          |
+| GET /api/invoices/{id}            | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invoice of the customer's company                    |
+| POST /api/invoices/{id}/payments  | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invoice of the customer's company                    |
 `;
 
 /**
@@ -428,6 +443,21 @@ export const servedBy: Record<string, Operation> = {
   'DELETE /api/company-invitations/{id}': 'companies.withdrawInvitation',
   'POST /api/company-invitations/{id}/accept': 'companies.acceptInvitation',
   'POST /api/company-invitations/{id}/decline': 'companies.declineInvitation',
+  'Query.companyAccount': 'invoicing.companyAccount',
+  'Query.invoice': 'invoicing.invoice',
+  'Query.companyInvoices': 'invoicing.companyInvoices',
+  'Query.invoices': 'invoicing.allInvoices',
+  'Mutation.setCompanyTerms': 'invoicing.setTerms',
+  'Mutation.payOnAccount': 'invoicing.payOnAccount',
+  'Mutation.recordInvoicePayment': 'invoicing.recordPayment',
+  'GET /api/companies/{id}/account': 'invoicing.companyAccount',
+  'PUT /api/companies/{id}/terms': 'invoicing.setTerms',
+  'GET /api/companies/{id}/invoices': 'invoicing.companyInvoices',
+  'POST /api/orders/{id}/pay-on-account': 'invoicing.payOnAccount',
+  'GET /api/invoices': 'invoicing.allInvoices',
+  'GET /api/invoices/{id}.pdf': 'invoicing.invoice',
+  'GET /api/invoices/{id}': 'invoicing.invoice',
+  'POST /api/invoices/{id}/payments': 'invoicing.recordPayment',
 };
 
 /**

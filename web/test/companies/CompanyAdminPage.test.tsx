@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router-dom';
 import CompanyAdminPage from '../../src/features/companies/CompanyAdminPage';
 import { CompanyDocument, InviteToCompanyDocument, RemoveCompanyMemberDocument } from '../../src/generated/companies';
 import { polyfillDialog, renderAdmin } from '../admin/renderAdmin';
-import { approvals, company, member } from './fixtures';
+import { approvals, company, member, noInvoicing } from './fixtures';
 
 const asShopAdmin = company({ myRole: null });
 const companyAnswer = (answer: unknown) => ({
@@ -19,7 +19,7 @@ const renderPage = (mocks: Parameters<typeof renderAdmin>[1]) =>
       <Route path="/dashboard/companies/:companyId" element={<CompanyAdminPage />} />
     </Routes>,
     // The company's approvals list shows too (issue 35 point 2): none waiting here.
-    [...mocks, approvals([]), approvals([])],
+    [...noInvoicing(), ...mocks, approvals([]), approvals([])],
     '/dashboard/companies/c1',
   );
 

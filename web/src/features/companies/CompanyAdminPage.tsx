@@ -3,6 +3,7 @@ import { Spinner } from '../../components/Spinner';
 import { useCompanyQuery } from '../../generated/companies';
 import { errorCode, errorMessage } from '../../lib/apollo';
 import { CompanyView } from './CompanyView';
+import { AccountSection, InvoicesSection } from './InvoicesSection';
 
 /** One company for the shop's admins: everything its company admins see and may do. */
 export default function CompanyAdminPage() {
@@ -33,7 +34,17 @@ export default function CompanyAdminPage() {
     <div className="flex flex-col gap-6">
       {back}
       <h2 className="text-2xl font-bold [overflow-wrap:anywhere]">{company.name}</h2>
-      <CompanyView company={company} manage refetch={refetch} />
+      <CompanyView
+        company={company}
+        manage
+        refetch={refetch}
+        extra={
+          <>
+            <AccountSection companyId={company.id} manage />
+            <InvoicesSection companyId={company.id} manage />
+          </>
+        }
+      />
     </div>
   );
 }
