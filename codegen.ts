@@ -89,6 +89,7 @@ const config: CodegenConfig = {
             CART_FULL: 'cart_full',
           },
           CompanyRole: { COMPANY_ADMIN: 'company_admin', BUYER: 'buyer' },
+          InvoiceStatus: { OPEN: 'open', OVERDUE: 'overdue', PAID: 'paid' },
           CompanyInvitationStatus: {
             PENDING: 'pending',
             ACCEPTED: 'accepted',
@@ -115,6 +116,10 @@ const config: CodegenConfig = {
           CompanyPartPrice: '../companies/companyPrices#CompanyPartPriceView',
           AwaitingApproval: '../companies/companyApprovals#AwaitingCheckoutView',
           ApprovalBuyer: '../companies/companyApprovals#ApprovalBuyerView',
+          CompanyAccount: '../invoicing/invoicingService#CompanyAccountView',
+          Invoice: '../invoicing/invoicingService#InvoiceView',
+          InvoiceLine: '../invoicing/invoicingSchema#InvoiceLineRow',
+          InvoicePayment: '../invoicing/invoicingSchema#InvoicePaymentRow',
           Brand: '../catalog/catalogSchema#BrandRow',
           Category: '../catalog/catalogSchema#CategoryRow',
           Make: '../catalog/catalogSchema#MakeRow',
@@ -188,6 +193,11 @@ const config: CodegenConfig = {
           // The companies' pages (issue 35), likewise for their chunks.
           'web/src/generated/companies.tsx': {
             documents: 'web/src/features/companies/companies.graphql',
+            ...reactHooks,
+          },
+          // Pay on account (issue 35 point 4): the payment page's option and the invoices' sections.
+          'web/src/generated/invoicing.tsx': {
+            documents: 'web/src/features/companies/invoicing.graphql',
             ...reactHooks,
           },
           // Quick order's check and adding (issue 34), likewise for its page alone; the cart's fragment (and the part's

@@ -13,6 +13,7 @@ export default defineConfig({
     './src/ordering/savedListsSchema.ts',
     './src/companies/companiesSchema.ts',
     './src/companies/companyPricesSchema.ts',
+    './src/invoicing/invoicingSchema.ts',
   ],
   out: './drizzle',
 });

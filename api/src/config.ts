@@ -65,6 +65,8 @@ export interface Config {
    */
   importStaleAfterMs: number;
   mail: MailSettings;
+  /** The seller its invoices name (SHOP_NAME, SHOP_ADDRESS, SHOP_TAX_ID). */
+  seller: { name: string; address: string; taxId: string };
   /** How long a client may take over its request (slow clients must not hold sockets for minutes). */
   http: HttpTimeouts;
   /**
@@ -137,6 +139,13 @@ export interface MailSettings {
   /** How often the worker looks for mail to send; null: no timer (tests deliver with `mailer.runOnce()`). */
   pollIntervalMs: number | null;
 }
+
+/** The seller on invoices when SHOP_NAME, SHOP_ADDRESS, SHOP_TAX_ID are unset. */
+export const defaultSeller = {
+  name: 'PartsYard',
+  address: '12 Workshop Lane, Dhaka 1207, Bangladesh',
+  taxId: 'BIN 000000000-0101',
+};
 
 export const defaultMailFrom = 'PartsYard <orders@partsyard.localhost>';
 /** Mail waiting in the outbox goes out within this. */
@@ -449,6 +458,9 @@ const environment = z
         error: (issue) => `must be an address or Name <address>, got "${String(issue.input)}"`,
       }),
     ),
+    SHOP_NAME: setting(z.string().max(100, 'must be at most 100 characters')),
+    SHOP_ADDRESS: setting(z.string().max(300, 'must be at most 300 characters (lines separated by commas)')),
+    SHOP_TAX_ID: setting(z.string().max(50, 'must be at most 50 characters')),
     HTTP_HEADERS_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
     HTTP_REQUEST_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
     HTTP_KEEP_ALIVE_TIMEOUT: setting(duration(1000, 300_000, '1s to 5m')),
@@ -667,6 +679,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: settings.SMTP_URL,
       from: settings.MAIL_FROM ?? defaultMailFrom,
       pollIntervalMs: defaultMailPollIntervalMs,
+    },
+    seller: {
+      name: settings.SHOP_NAME ?? defaultSeller.name,
+      address: settings.SHOP_ADDRESS ?? defaultSeller.address,
+      taxId: settings.SHOP_TAX_ID ?? defaultSeller.taxId,
     },
     http: {
       headersTimeoutMs: settings.HTTP_HEADERS_TIMEOUT ?? defaultHttpTimeouts.headersTimeoutMs,

@@ -95,6 +95,7 @@ export async function startServer(
     orderLimits: config.orders,
     overviewReuse: { maxAgeMs: config.overviewMaxAgeMs, generation: () => writes.generation() },
     importQueued: () => importWorker?.kick(),
+    seller: config.seller,
   });
   if (config.seedDemo) await seedDemo(database.db, identity);
   await services.users.applyAdminEmails();

@@ -608,6 +608,10 @@ describe('configuration for production (DATABASE_URL set)', () => {
                 'FIREBASE_API_KEY',
                 'FIREBASE_AUTH_DOMAIN',
                 'STRIPE_API_HOST',
+                // The seller's name, address and tax number on invoices: free text (only their length is bounded).
+                'SHOP_NAME',
+                'SHOP_ADDRESS',
+                'SHOP_TAX_ID',
               ].includes(name),
           )
           .map((name) => [name, 'not valid here']),

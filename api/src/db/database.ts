@@ -17,11 +17,12 @@ import * as garageSchema from '../garage/garageSchema';
 import * as savedListsSchema from '../ordering/savedListsSchema';
 import * as companiesSchema from '../companies/companiesSchema';
 import * as companyPricesSchema from '../companies/companyPricesSchema';
+import * as invoicingSchema from '../invoicing/invoicingSchema';
 import { wordSimilarityThreshold } from '../catalog/searchSettings';
 import type { Config } from '../config';
 import { causeChain } from '../errors';
 
-/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports, garage, ordering, companies). */
+/** Every table Drizzle knows: the shop's core, and the domain folders' (catalog, inventory, imports, garage, ordering, companies, invoicing). */
 export const allTables = {
   ...coreSchema,
   ...catalogSchema,
@@ -32,6 +33,7 @@ export const allTables = {
   ...savedListsSchema,
   ...companiesSchema,
   ...companyPricesSchema,
+  ...invoicingSchema,
 };
 const schema = allTables;
 

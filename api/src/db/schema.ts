@@ -480,6 +480,11 @@ export const outbox = pgTable(
     /** Set when the mail server refused the message for good (a 5xx answer): not tried again. */
     failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }),
     lastError: text('last_error'),
+    /**
+     * Files sent with the message (an invoice's PDF): name, type and content in base64; null for none. Kept with
+     * the message, so what is sent is what was written in the change's transaction.
+     */
+    attachments: jsonb('attachments').$type<OutboxAttachment[]>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -528,3 +533,10 @@ export type TestPaymentIntentRow = typeof testPaymentIntents.$inferSelect;
 export type GatewayIntentRow = typeof gatewayIntents.$inferSelect;
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
 export type OutboxRow = typeof outbox.$inferSelect;
+/** A file an outbox message carries. */
+export interface OutboxAttachment {
+  filename: string;
+  contentType: string;
+  /** The bytes, base64. */
+  contentBase64: string;
+}

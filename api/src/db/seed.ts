@@ -1,5 +1,6 @@
 import { seedCatalog } from '../catalog/catalogSeed';
 import { demoCompanyAccounts, seedDemoCompany } from '../companies/companiesSeed';
+import { companyTerms } from '../invoicing/invoicingSchema';
 import { count, eq } from 'drizzle-orm';
 import type { Identity } from '../identity/firebaseIdentity';
 import type { Db } from './database';
@@ -215,7 +216,11 @@ export async function seedDemo(db: Db, identity: Identity): Promise<void> {
       .values(demoParts.map((p, i) => ({ ...p, createdAt: new Date(now - (demoParts.length - i) * 60_000) })))
       .returning();
     await seedCatalog(tx, inserted);
-    await seedDemoCompany(tx, inserted);
+    const demoCompany = await seedDemoCompany(tx, inserted);
+    // Pay on account (issue 35 point 4): net 30 days and $5,000 of credit, so its members see the option.
+    await tx
+      .insert(companyTerms)
+      .values({ companyId: demoCompany.companyId, termsDays: 30, creditLimitCents: 500_000 });
     await tx.insert(reviews).values(
       demoReviews.map(({ partIndex, ...r }, i) => ({
         ...r,

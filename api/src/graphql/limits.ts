@@ -35,6 +35,7 @@ import { maxCandidates, suggestionsPerLine } from '../ordering/quickOrderCheck';
 import { maxSavedListLines, maxSavedLists } from '../ordering/savedListsService';
 import { companyLimits } from '../companies/companiesService';
 import { companyPriceLimits } from '../companies/companyPrices';
+import { invoiceLimits } from '../invoicing/invoicingService';
 
 /**
  * Bounds on what one GraphQL request may ask for, checked before anything runs. Every operation is small
@@ -92,6 +93,8 @@ export const queryLimits = {
     'MyPartPrice.priceTiers': maxPriceTiers,
     'CompanyPartPrice.priceTiers': maxPriceTiers,
     'AwaitingApproval.orders': maxCartLines,
+    'Invoice.lines': maxCartLines,
+    'Invoice.payments': invoiceLimits.payments,
   } as Record<string, number>,
   /** Aliased fields (each alias runs its field again). */
   maxAliases: 20,

@@ -8,6 +8,7 @@ import { garageMutations, garageQueries, garageTypes } from './garageResolvers';
 import { orderingMutations, orderingQueries, orderingTypes } from './orderingResolvers';
 import { companyMutations, companyQueries, companyTypes } from './companyResolvers';
 import { companyPriceMutations, companyPriceQueries, companyPriceTypes } from './companyPriceResolvers';
+import { invoicingMutations, invoicingQueries, invoicingTypes } from './invoicingResolvers';
 import type { Resolvers } from './generated';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -74,6 +75,7 @@ export const resolvers: Resolvers = {
     ...orderingQueries,
     ...companyQueries,
     ...companyPriceQueries,
+    ...invoicingQueries,
   },
 
   Mutation: {
@@ -109,6 +111,7 @@ export const resolvers: Resolvers = {
     ...orderingMutations,
     ...companyMutations,
     ...companyPriceMutations,
+    ...invoicingMutations,
   },
   ImportJob: importJobFields,
 
@@ -122,6 +125,7 @@ export const resolvers: Resolvers = {
   ...orderingTypes,
   ...companyTypes,
   ...companyPriceTypes,
+  ...invoicingTypes,
   PriceTier: {
     price: (tier) => centsToDollars(tier.priceCents),
   },

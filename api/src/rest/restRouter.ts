@@ -24,6 +24,7 @@ import {
 import { addGarageRoutes } from './garageRoutes';
 import { addOrderingRoutes } from './orderingRoutes';
 import { addCompanyRoutes } from './companyRoutes';
+import { addInvoiceRoutes } from './invoiceRoutes';
 
 type Handler = (req: Request, caller: PendingCaller) => Promise<unknown>;
 
@@ -435,6 +436,7 @@ export function createRestRouter(
   addGarageRoutes(router, route, services, actorOf);
   addOrderingRoutes(router, route, services, actorOf);
   addCompanyRoutes(router, route, services, actorOf);
+  addInvoiceRoutes(router, route, services, actorOf);
 
   router.use((req: Request, res: Response) => {
     res.status(404).json({ message: `No route ${req.method} /api${req.path}` });

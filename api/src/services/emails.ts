@@ -1,5 +1,7 @@
 import { centsToDollars, escapeHtml, formatDollars } from '@partsyard/common';
 import type { OutboxMessage } from './outbox';
+import { day, invoiceNumber, type Seller } from '../invoicing/invoicePdf';
+import type { InvoiceRow } from '../invoicing/invoicingSchema';
 
 /**
  * Every email the shop sends, built here and nowhere else (issue 14): an HTML body and a plain-text body of the
@@ -437,6 +439,61 @@ export function expiredUnapprovedEmail(orders: EmailOrder[]): OutboxMessage {
         `Your company's admins did not approve this order by ${utcTime(orders[0].expiresAt)}, so nothing was charged and the parts went back on sale. You can place a new order at any time, or ask your company admin to raise your limit per order.`,
       ],
       lines: { orders, totalCents: sum(orders) },
+    }),
+  };
+}
+
+/**
+ * An invoice issued for orders paid on account (issue 35 point 4): its number, total and due date, the PDF
+ * attached. One per invoice and recipient (the buyer and the company's admins).
+ */
+export function invoiceEmail(issued: { invoice: InvoiceRow; to: string; seller: Seller; pdf: Buffer }): OutboxMessage {
+  const { invoice, to } = issued;
+  const number = invoiceNumber(invoice.number);
+  return {
+    kind: 'invoice_issued',
+    to,
+    subject: `Invoice ${number} from ${oneLine(issued.seller.name)}: ${money(invoice.totalCents)} due ${day(invoice.dueAt)}`,
+    dedupeKey: `invoice_issued:${invoice.id}:${to.toLowerCase()}`,
+    attachments: [
+      { filename: `${number}.pdf`, contentType: 'application/pdf', contentBase64: issued.pdf.toString('base64') },
+    ],
+    ...render(`Invoice ${number}`, {
+      paragraphs: [
+        'Hello,',
+        `${oneLine(invoice.buyerName) || 'A buyer'} ordered for ${oneLine(invoice.companyName)} on account. The invoice is attached as a PDF; it is also in your dashboard under My Company.`,
+        `Please pay ${money(invoice.totalCents)} by ${day(invoice.dueAt)} (net ${invoice.termsDays} days), quoting ${number}. We ship the parts now.`,
+      ],
+      facts: [
+        ['Invoice', number],
+        ['Total', money(invoice.totalCents)],
+        ['Due', day(invoice.dueAt)],
+      ],
+    }),
+  };
+}
+
+/** The one reminder of an invoice past its due date: what is still owed, and that ordering on account stops. */
+export function invoiceOverdueEmail(overdue: { invoice: InvoiceRow; to: string }): OutboxMessage {
+  const { invoice, to } = overdue;
+  const number = invoiceNumber(invoice.number);
+  const owed = invoice.totalCents - invoice.paidCents;
+  return {
+    kind: 'invoice_overdue',
+    to,
+    subject: `Invoice ${number} is overdue: ${money(owed)} was due ${day(invoice.dueAt)}`,
+    dedupeKey: `invoice_overdue:${invoice.id}:${to.toLowerCase()}`,
+    ...render(`Invoice ${number} is overdue`, {
+      paragraphs: [
+        'Hello,',
+        `${money(owed)} of invoice ${number} for ${oneLine(invoice.companyName)} was due on ${day(invoice.dueAt)} and has not reached us yet.`,
+        'Until it is paid, your company cannot order on account (paying by card still works). If you have paid it already, thank you: it will show as paid once we record it.',
+      ],
+      facts: [
+        ['Invoice', number],
+        ['Outstanding', money(owed)],
+        ['Was due', day(invoice.dueAt)],
+      ],
     }),
   };
 }

@@ -13,6 +13,8 @@ import { createSavedListsService } from '../ordering/savedListsService';
 import { createCompaniesService } from '../companies/companiesService';
 import { createCompanyPricesService } from '../companies/companyPrices';
 import { createCompanyApprovals } from '../companies/companyApprovals';
+import { createInvoicingService } from '../invoicing/invoicingService';
+import { defaultSeller, type Seller } from '../invoicing/invoicePdf';
 import { actorReader } from './actor';
 import { createCartService } from './cartService';
 import { createContactService } from './contactService';
@@ -37,6 +39,8 @@ export interface ServiceDeps {
   overviewReuse?: OverviewReuse;
   /** Told when an import is queued (the import worker of this process runs it soon). */
   importQueued?: () => void;
+  /** The shop as its invoices name it (SHOP_NAME, SHOP_ADDRESS, SHOP_TAX_ID); the defaults when not given. */
+  seller?: Seller;
 }
 
 /** Every business rule of the shop, once. GraphQL resolvers and REST handlers both call these. */
@@ -57,6 +61,7 @@ export function createServices(deps: ServiceDeps) {
     companies: createCompaniesService({ db: deps.db }),
     companyPrices: createCompanyPricesService({ db: deps.db }),
     approvals: createCompanyApprovals({ db: deps.db, limits: orderLimits }),
+    invoicing: createInvoicingService({ db: deps.db, seller: deps.seller ?? defaultSeller }),
     users: createUsersService({ ...deps, rateLimits, readActor }),
     payments: createPaymentsService({ db: deps.db, gateway: deps.gateway, orders, rateLimits }),
     reviews: createReviewsService({ db: deps.db, parts }),

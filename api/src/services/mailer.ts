@@ -198,6 +198,11 @@ export function startMailer(db: Db, options: MailerOptions): Mailer {
           html: row.html,
           text: row.text,
           messageId: `<${row.id}@${domain}>`,
+          attachments: row.attachments?.map((file) => ({
+            filename: file.filename,
+            contentType: file.contentType,
+            content: Buffer.from(file.contentBase64, 'base64'),
+          })),
         }),
       );
     } catch (error) {

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { lightStatementOnFirstUse, type DbOrTx } from '../db/database';
-import { outbox } from '../db/schema';
+import { outbox, type OutboxAttachment } from '../db/schema';
 
 /** One email to send, as the builders in emails.ts make it. */
 export interface OutboxMessage {
   /**
    * What it tells: order_placed, payment_receipt, payment_refunded, payment_disputed, order_shipped, order_expired,
-   * contact_confirmation.
+   * contact_confirmation, company_invitation, invoice_issued (with its PDF attached), invoice_overdue.
    */
   kind: string;
   to: string;
@@ -16,6 +16,8 @@ export interface OutboxMessage {
   text: string;
   /** Enqueueing a second message with the same key does nothing (a retried change sends one email). */
   dedupeKey?: string;
+  /** Files sent with it (an invoice's PDF), kept in the row. */
+  attachments?: OutboxAttachment[];
 }
 
 /** Keys longer than this (a sweep expiring 200 orders names them all) are stored as their SHA-256. */
@@ -32,6 +34,22 @@ const storedKey = (key: string | undefined) =>
  */
 export async function enqueueEmail(tx: DbOrTx, message: OutboxMessage): Promise<boolean> {
   if (!message.to.trim()) return false;
+  if (message.attachments?.length) {
+    const rows = await tx
+      .insert(outbox)
+      .values({
+        kind: message.kind,
+        toAddress: message.to.trim(),
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+        dedupeKey: storedKey(message.dedupeKey),
+        attachments: message.attachments,
+      })
+      .onConflictDoNothing()
+      .returning(writtenColumns);
+    return rows.length > 0;
+  }
   const written = await enqueueStatement(tx).execute({
     kind: message.kind,
     toAddress: message.to.trim(),

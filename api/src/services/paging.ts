@@ -19,6 +19,7 @@ export const pageSizes = {
   stockHistory: { fallback: 20, max: 100 },
   companies: { fallback: 50, max: 200 },
   companyPrices: { fallback: 50, max: 200 },
+  invoices: { fallback: 20, max: 100 },
 } as const;
 
 /** Bounds a page request: offset >= 0, 1 <= limit <= max. Bad values are refused, not silently fixed. */

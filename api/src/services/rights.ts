@@ -139,6 +139,15 @@ export const rights = {
   'companies.approvals': 'companyAdmin', // the company's checkouts awaiting approval
   'companies.approveCheckout': 'companyAdmin',
   'companies.declineCheckout': 'companyAdmin',
+  // Pay on account (issue 35 point 4, api/src/invoicing): terms and payments are the shop admins'; a company's
+  // invoices are its company admins' (all) and buyers' (their own, decided by the service).
+  'invoicing.companyAccount': 'companyMember', // terms, credit limit, what the company owes
+  'invoicing.setTerms': 'admin',
+  'invoicing.payOnAccount': 'owner', // of the unpaid checkout, a member of a company with terms
+  'invoicing.invoice': 'companyMember', // a buyer only their own; also its PDF
+  'invoicing.companyInvoices': 'companyMember', // a buyer's list holds their own
+  'invoicing.allInvoices': 'admin',
+  'invoicing.recordPayment': 'admin',
 } as const satisfies Record<string, Right>;
 
 export type Operation = keyof typeof rights;

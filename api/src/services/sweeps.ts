@@ -2,8 +2,8 @@ import { describeError, logger } from '../logger';
 import type { Services } from './index';
 
 /**
- * The periodic work of the shop: expiring unpaid orders whose reservation ran out, then reconciling payment
- * intents with the gateway. Each run is a few statements that are safe on any number of replicas at the same
+ * The periodic work of the shop: expiring unpaid orders whose reservation ran out, reconciling payment
+ * intents with the gateway, then reminding companies of their overdue invoices (once each). Each run is a few statements that are safe on any number of replicas at the same
  * moment (orders are expired under `FOR UPDATE SKIP LOCKED`, intents are claimed by one statement with a
  * lease), so every replica simply runs them on its own timer: the timer holds no state, and correctness never
  * depends on which process runs a sweep, or on a process running at all (a payment or an order finding a due
@@ -11,13 +11,13 @@ import type { Services } from './index';
  */
 export interface Sweeps {
   /** Runs both sweeps once now (and answers what they did); a run already in progress is waited for. */
-  runOnce(): Promise<{ expired: number; reconciled: number }>;
+  runOnce(): Promise<{ expired: number; reconciled: number; reminded: number }>;
   /** Stops the timer and waits for a run in progress. */
   stop(): Promise<void>;
 }
 
 export function startSweeps(services: Services, intervalMs: number | null): Sweeps {
-  let running: Promise<{ expired: number; reconciled: number }> | null = null;
+  let running: Promise<{ expired: number; reconciled: number; reminded: number }> | null = null;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
@@ -34,7 +34,13 @@ export function startSweeps(services: Services, intervalMs: number | null): Swee
     } catch (error) {
       logger.warn('the reconciliation sweep failed; it runs again shortly', describeError(error));
     }
-    return { expired, reconciled };
+    let reminded = 0;
+    try {
+      reminded = await services.invoicing.remindOverdue();
+    } catch (error) {
+      logger.warn('the overdue invoice reminders failed; they run again shortly', describeError(error));
+    }
+    return { expired, reconciled, reminded };
   };
   const runOnce = () => {
     running ??= sweep().finally(() => {

@@ -34,5 +34,11 @@ describe.each(databaseKinds)('the demo company seeded on %s', (kind) => {
             where p.company_id = l.company_id) as fixed from company_price_lists l`,
     );
     expect(lists.map((l) => [l.percent, Number(l.fixed)])).toEqual([[500, 2]]);
+    // Pay on account: net 30 days, $5,000 of credit.
+    const terms = await rowsOf<{ terms_days: number; credit_limit_cents: string }>(
+      app.server.database.db,
+      sql`select terms_days, credit_limit_cents from company_terms`,
+    );
+    expect(terms.map((t) => [Number(t.terms_days), Number(t.credit_limit_cents)])).toEqual([[30, 500_000]]);
   });
 });

@@ -48,6 +48,8 @@ const largest: Record<string, number> = {
   companies: 200,
   companyPriceList: 200,
   companyApprovals: 50,
+  companyInvoices: 100,
+  invoices: 100,
 };
 
 /**
@@ -60,6 +62,8 @@ const bounded = Object.keys(queryLimits.boundedLists)
 const someId = '00000000-0000-4000-8000-000000000000';
 /** An import the tests' lists of rejected rows read (made in beforeAll). */
 const importId = '00000000-0000-4000-8000-00000000a001';
+/** A company whose invoices, approvals and price list the tests list (made in beforeAll). */
+const companyId = '00000000-0000-4000-8000-00000000c001';
 const requiredArguments: Record<string, string> = {
   models: `makeId: "${someId}"`,
   vehicles: `modelId: "${someId}"`,
@@ -68,6 +72,7 @@ const requiredArguments: Record<string, string> = {
   get companyPriceList() {
     return `id: "${companyId}"`;
   },
+  companyInvoices: `companyId: "${companyId}"`,
   get stockHistory() {
     return `partId: "${partWithHistory}"`;
   },
@@ -75,8 +80,6 @@ const requiredArguments: Record<string, string> = {
     return `id: "${companyId}"`;
   },
 };
-/** A company whose approvals and price list the tests read (made in beforeAll). */
-let companyId = '';
 /** A part whose stock history the tests read (made in beforeAll). */
 let partWithHistory = '';
 /** The field's arguments: those it requires, and `more`. */
@@ -96,14 +99,11 @@ describe.each(databaseKinds)('every list has a largest page on %s', (kind) => {
     )) as unknown as { rows: { id: string }[] };
     token = await app.tokenFor({ id: rows[0].id });
     await app.db.execute(sql`insert into import_jobs (id, kind) values (${importId}, 'fitment')`);
+    await app.db.execute(sql`insert into companies (id, name, tax_id) values (${companyId}, 'Paged Co', 'BIN-P')`);
     const part = (await app.db.execute(
       sql`insert into parts (name, description, price_cents, min_order, available) values ('Paged', 'd', 100, 1, 5) returning id`,
     )) as unknown as { rows: { id: string }[] };
     partWithHistory = part.rows[0].id;
-    const company = (await app.db.execute(
-      sql`insert into companies (name, tax_id) values ('Paged Co', 'BIN-1') returning id`,
-    )) as unknown as { rows: { id: string }[] };
-    companyId = company.rows[0].id;
   });
   afterAll(() => app?.close());
 

@@ -86,6 +86,12 @@ interface Targets {
   otherInNoCompany(): Promise<void>;
   /** A part with a fixed price in the customer's company's price list. */
   companyPartPrice(): Promise<{ companyId: string; partId: string }>;
+  /** The customer's company, granted terms (net 30, a generous limit). */
+  companyWithTerms(): Promise<string>;
+  /** An unpaid order of the customer, a company admin of a company with terms. */
+  onAccountOrder(): Promise<string>;
+  /** An invoice of the customer's company (the customer paid an order on account). */
+  invoice(): Promise<string>;
 }
 
 interface World {
@@ -277,6 +283,41 @@ const calls: Record<string, (t: Targets, w: World) => Promise<Call>> = {
       p: partId,
     });
   },
+  'Query.companyAccount': async (t) =>
+    gql('query($id: ID!) { companyAccount(companyId: $id) { termsDays creditLimit owed available } }', {
+      id: await t.companyWithTerms(),
+    }),
+  'Query.invoice': async (t) =>
+    gql('query($id: ID!) { invoice(id: $id) { id reference total buyerEmail lines { partName } } }', {
+      id: await t.invoice(),
+    }),
+  'Query.companyInvoices': async (t) =>
+    gql('query($id: ID!) { companyInvoices(companyId: $id) { total items { id buyerEmail } } }', {
+      id: await t.companyWithTerms(),
+    }),
+  'Query.invoices': async () => gql('{ invoices { total items { id status } } }'),
+  'Mutation.setCompanyTerms': async (t) =>
+    gql('mutation($id: ID!) { setCompanyTerms(companyId: $id, termsDays: 60, creditLimit: 1000000) { termsDays } }', {
+      id: await t.companyWithTerms(),
+    }),
+  'Mutation.payOnAccount': async (t) =>
+    gql('mutation($id: ID!) { payOnAccount(orderId: $id) { id reference } }', { id: await t.onAccountOrder() }),
+  'Mutation.recordInvoicePayment': async (t) =>
+    gql(
+      'mutation($id: ID!) { recordInvoicePayment(invoiceId: $id, input: { amount: 0.01, note: "Bank" }) { id paid } }',
+      { id: await t.invoice() },
+    ),
+  'GET /api/companies/{id}/account': async (t) => rest('GET', `/companies/${await t.companyWithTerms()}/account`),
+  'PUT /api/companies/{id}/terms': async (t) =>
+    rest('PUT', `/companies/${await t.companyWithTerms()}/terms`, { termsDays: 60, creditLimit: 1_000_000 }),
+  'GET /api/companies/{id}/invoices': async (t) => rest('GET', `/companies/${await t.companyWithTerms()}/invoices`),
+  'POST /api/orders/{id}/pay-on-account': async (t) =>
+    rest('POST', `/orders/${await t.onAccountOrder()}/pay-on-account`),
+  'GET /api/invoices': async () => rest('GET', '/invoices'),
+  'GET /api/invoices/{id}.pdf': async (t) => rest('GET', `/invoices/${await t.invoice()}.pdf`),
+  'GET /api/invoices/{id}': async (t) => rest('GET', `/invoices/${await t.invoice()}`),
+  'POST /api/invoices/{id}/payments': async (t) =>
+    rest('POST', `/invoices/${await t.invoice()}/payments`, { amount: 0.01, note: 'Bank' }),
   'Query.parts': async () => gql('{ parts { total items { id } } }'),
   'Query.part': async (t) => gql('query($id: ID!) { part(id: $id) { id name } }', { id: await t.part() }),
   'Query.popularParts': async () => gql('{ popularParts { id } }'),
@@ -926,6 +967,23 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
         await companies.leaveCompany(otherActor);
       },
     };
+    const shopAdmin = await actorOf(admin);
+    const companyWithTerms = async () => {
+      const id = await customersCompany();
+      await app.server.services.invoicing.setCompanyTerms(shopAdmin, id, { termsDays: 30, creditLimit: 1_000_000 });
+      return id;
+    };
+    const invoicingMakers = {
+      companyWithTerms,
+      async onAccountOrder() {
+        await companyWithTerms();
+        return newOrder();
+      },
+      async invoice() {
+        await companyWithTerms();
+        return (await app.server.services.invoicing.payOnAccount(customerActor, await newOrder())).invoice.id;
+      },
+    };
     const makers: Targets = {
       ...companyMakers,
       async companyPartPrice() {
@@ -935,6 +993,7 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
         await db.insert(companyPartPrices).values({ companyId: id, partId, priceCents: 50 });
         return { companyId: id, partId };
       },
+      ...invoicingMakers,
       part: newPart,
       unpaidOrder: () => newOrder(),
       pendingIntent: newIntent,
@@ -1083,6 +1142,9 @@ describe.each(adapterDatabaseKinds)('every row × caller of the rights matrix on
       invitationToCustomer: once('invitationToCustomer', invitationToCustomer),
       otherInNoCompany: once('otherInNoCompany', async () => undefined),
       companyPartPrice: once('companyPartPrice', makers.companyPartPrice),
+      companyWithTerms: once('companyWithTerms', makers.companyWithTerms),
+      onAccountOrder: once('onAccountOrder', makers.onAccountOrder),
+      invoice: once('invoice', makers.invoice),
     };
     fresh = makers;
   });

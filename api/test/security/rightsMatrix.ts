@@ -162,6 +162,13 @@ const graphql = `
 | Mutation.setCompanyBuyerLimit | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a buyer of the customer's company                       |
 | Mutation.approveCheckout     | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
 | Mutation.declineCheckout     | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an order awaiting approval in the customer's company    |
+| Query.companyAccount          | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's terms and balance              |
+| Query.invoice                 | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invoice of the customer's company                    |
+| Query.companyInvoices         | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the invoices of the customer's company                  |
+| Query.invoices                | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every invoice                                           |
+| Mutation.setCompanyTerms      | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's terms                          |
+| Mutation.payOnAccount         | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's unpaid order, their company with terms   |
+| Mutation.recordInvoicePayment | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invoice of the customer's company                    |
 `;
 
 const rest = `
@@ -250,6 +257,14 @@ const rest = `
 | PUT /api/companies/{id}/prices | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's price list (percent off)       |
 | PUT /api/companies/{id}/prices/{partId} | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company, a part's fixed price            |
 | DELETE /api/companies/{id}/prices/{partId} | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | a fixed price of the customer's company                 |
+| GET /api/companies/{id}/account   | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's terms and balance              |
+| PUT /api/companies/{id}/terms     | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's company's terms                          |
+| GET /api/companies/{id}/invoices  | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the invoices of the customer's company                  |
+| POST /api/orders/{id}/pay-on-account | 401       | ok       | 403   | 403   | 401     | 401    | 401  | 401     | 401  | 401     | 401          | the customer's unpaid order, their company with terms   |
+| GET /api/invoices                 | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | every invoice                                           |
+| GET /api/invoices/{id}.pdf        | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invoice of the customer's company (its PDF)          |
+| GET /api/invoices/{id}            | 401       | ok       | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invoice of the customer's company                    |
+| POST /api/invoices/{id}/payments  | 401       | 403      | 403   | ok    | 401     | 401    | 401  | 401     | 401  | 401     | 401          | an invoice of the customer's company                    |
 `;
 
 /**
@@ -448,6 +463,21 @@ export const servedBy: Record<string, Operation> = {
   'PUT /api/companies/{id}/prices': 'companies.setPercentOff',
   'PUT /api/companies/{id}/prices/{partId}': 'companies.setPartPrice',
   'DELETE /api/companies/{id}/prices/{partId}': 'companies.removePartPrice',
+  'Query.companyAccount': 'invoicing.companyAccount',
+  'Query.invoice': 'invoicing.invoice',
+  'Query.companyInvoices': 'invoicing.companyInvoices',
+  'Query.invoices': 'invoicing.allInvoices',
+  'Mutation.setCompanyTerms': 'invoicing.setTerms',
+  'Mutation.payOnAccount': 'invoicing.payOnAccount',
+  'Mutation.recordInvoicePayment': 'invoicing.recordPayment',
+  'GET /api/companies/{id}/account': 'invoicing.companyAccount',
+  'PUT /api/companies/{id}/terms': 'invoicing.setTerms',
+  'GET /api/companies/{id}/invoices': 'invoicing.companyInvoices',
+  'POST /api/orders/{id}/pay-on-account': 'invoicing.payOnAccount',
+  'GET /api/invoices': 'invoicing.allInvoices',
+  'GET /api/invoices/{id}.pdf': 'invoicing.invoice',
+  'GET /api/invoices/{id}': 'invoicing.invoice',
+  'POST /api/invoices/{id}/payments': 'invoicing.recordPayment',
 };
 
 /**

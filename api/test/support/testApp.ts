@@ -115,6 +115,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     importStaleAfterMs: 60_000,
     // No SMTP server: mail stays in the outbox unless a test starts one (api/test/mail.test.ts).
     mail: { smtpUrl: undefined, from: 'PartsYard <orders@partsyard.test>', pollIntervalMs: null },
+    seller: { name: 'PartsYard Test', address: '1 Test Road, Testville', taxId: 'BIN TEST-1' },
     http: defaultHttpTimeouts,
     redisUrl: undefined,
     redisKeyPrefix: 'partsyard-test',

@@ -10,7 +10,7 @@ import {
   RemoveCompanyMemberDocument,
 } from '../../src/generated/companies';
 import { polyfillDialog, renderAdmin } from '../admin/renderAdmin';
-import { approvals, company, member } from './fixtures';
+import { approvals, company, member, noInvoicing } from './fixtures';
 
 const asShopAdmin = company({ myRole: null });
 const companyAnswer = (answer: unknown) => ({
@@ -34,7 +34,7 @@ const renderPage = (mocks: Parameters<typeof renderAdmin>[1]) =>
       <Route path="/dashboard/companies/:companyId" element={<CompanyAdminPage />} />
     </Routes>,
     // The company's approvals list (issue 35 point 2: none waiting here) and its price list show too.
-    [...mocks, approvals([]), approvals([]), emptyPriceList],
+    [...noInvoicing(), ...mocks, approvals([]), approvals([]), emptyPriceList],
     '/dashboard/companies/c1',
   );
 

@@ -10,7 +10,7 @@ import {
   SetCompanyMemberRoleDocument,
 } from '../../src/generated/companies';
 import { polyfillDialog, renderAdmin } from '../admin/renderAdmin';
-import { approvals, company, invitationToMe, member } from './fixtures';
+import { approvals, company, invitationToMe, member, noInvoicing } from './fixtures';
 
 const myCompany = (mine: unknown, invitations: unknown[] = []) => ({
   request: { query: MyCompanyDocument, variables: {} },
@@ -22,6 +22,7 @@ beforeAll(polyfillDialog);
 describe('My Company', () => {
   it("creating a company shows the server's messages under their fields, tied to them", async () => {
     renderAdmin(<MyCompanyPage />, [
+      ...noInvoicing(),
       myCompany(null),
       {
         request: { query: CreateCompanyDocument, variables: { input: { name: 'Moto Works Ltd', taxId: 'GB#1' } } },
@@ -54,6 +55,7 @@ describe('My Company', () => {
       members: [member('u1', 'Ada Owner', 'ada@example.test', 'COMPANY_ADMIN')],
     });
     renderAdmin(<MyCompanyPage />, [
+      ...noInvoicing(),
       myCompany(null),
       {
         request: {
@@ -75,6 +77,7 @@ describe('My Company', () => {
   it('an invitation to my address is accepted: I see the company as a buyer, without its members', async () => {
     const joined = company({ myRole: 'BUYER', members: [], invitations: [] });
     renderAdmin(<MyCompanyPage />, [
+      ...noInvoicing(),
       myCompany(null, [invitationToMe]),
       {
         request: { query: AcceptCompanyInvitationDocument, variables: { id: 'i1' } },
@@ -96,6 +99,7 @@ describe('My Company', () => {
 
   it('an invitation declined goes away', async () => {
     renderAdmin(<MyCompanyPage />, [
+      ...noInvoicing(),
       myCompany(null, [invitationToMe]),
       {
         request: { query: DeclineCompanyInvitationDocument, variables: { id: 'i1' } },
@@ -118,6 +122,7 @@ describe('My Company', () => {
       ],
     });
     renderAdmin(<MyCompanyPage />, [
+      ...noInvoicing(),
       myCompany(company()),
       approvals([]),
       {

@@ -1,4 +1,5 @@
 import { CompanyApprovalsDocument } from '../../src/generated/companies';
+import { CompanyAccountDocument, CompanyInvoicesDocument } from '../../src/generated/invoicing';
 
 /** Answers of the companies' API, as the server shapes them, for the companies' page tests. */
 export const address = {
@@ -81,3 +82,19 @@ export const approvals = (items: ReturnType<typeof awaiting>[], companyId = 'c1'
   },
   result: { data: { companyApprovals: { __typename: 'AwaitingApprovalPage' as const, items, total: items.length } } },
 });
+/**
+ * The pay-on-account sections' answers for a company without terms or invoices (issue 35 point 4), as many times as
+ * they are asked: for the pages' tests that are about something else.
+ */
+export const noInvoicing = (companyId = 'c1') => [
+  {
+    request: { query: CompanyAccountDocument, variables: { companyId } },
+    result: { data: { companyAccount: null } },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+  },
+  {
+    request: { query: CompanyInvoicesDocument, variables: { companyId, status: null, offset: 0, limit: 20 } },
+    result: { data: { companyInvoices: { __typename: 'InvoicePage' as const, total: 0, items: [] } } },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+  },
+];

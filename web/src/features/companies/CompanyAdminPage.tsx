@@ -4,6 +4,7 @@ import { useCompanyQuery } from '../../generated/companies';
 import { errorCode, errorMessage } from '../../lib/apollo';
 import { CompanyPriceList } from './CompanyPriceList';
 import { CompanyView } from './CompanyView';
+import { AccountSection, InvoicesSection } from './InvoicesSection';
 
 /** One company for the shop's admins: everything its company admins see and may do. */
 export default function CompanyAdminPage() {
@@ -34,7 +35,17 @@ export default function CompanyAdminPage() {
     <div className="flex flex-col gap-6">
       {back}
       <h2 className="text-2xl font-bold [overflow-wrap:anywhere]">{company.name}</h2>
-      <CompanyView company={company} manage refetch={refetch} />
+      <CompanyView
+        company={company}
+        manage
+        refetch={refetch}
+        extra={
+          <>
+            <AccountSection companyId={company.id} manage />
+            <InvoicesSection companyId={company.id} manage />
+          </>
+        }
+      />
       <section className="card bg-base-100 shadow-md" aria-labelledby="company-prices-title">
         <div className="card-body gap-4 max-sm:px-4">
           <h3 id="company-prices-title" className="card-title">

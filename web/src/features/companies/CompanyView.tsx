@@ -45,6 +45,8 @@ interface CompanyViewProps {
   refetch: () => Promise<unknown>;
   /** What stands under the company (My Company's "Leave company"). */
   footer?: ReactNode;
+  /** Sections after the company's own (pay on account: its terms and invoices). */
+  extra?: ReactNode;
 }
 
 /**
@@ -52,7 +54,7 @@ interface CompanyViewProps {
  * its open invitations and the invite form. The server decides every change; a refusal (the last company admin,
  * say) is toasted and the page shows what the server holds.
  */
-export function CompanyView({ company, manage, refetch, footer }: CompanyViewProps) {
+export function CompanyView({ company, manage, refetch, footer, extra }: CompanyViewProps) {
   const id = company.id;
   const [editing, setEditing] = useState(false);
   const [updateCompany] = useUpdateCompanyMutation();
@@ -285,6 +287,7 @@ export function CompanyView({ company, manage, refetch, footer }: CompanyViewPro
         </Section>
       )}
 
+      {extra}
       {footer}
 
       <ConfirmModal

@@ -19,6 +19,7 @@ import { companyMembershipChanged } from '../../lib/companyPrices';
 import { errorMessage } from '../../lib/apollo';
 import { CompanyForm } from './companyForms';
 import { CompanyView, dayOf } from './CompanyView';
+import { AccountSection, InvoicesSection } from './InvoicesSection';
 import { roleLabel } from './roles';
 
 /** The caller is now in `company` (created or joined): My Company shows it (invitations no longer show). */
@@ -191,6 +192,12 @@ export default function MyCompanyPage() {
         company={company}
         manage={company.myRole === 'COMPANY_ADMIN'}
         refetch={refetch}
+        extra={
+          <>
+            <AccountSection companyId={company.id} />
+            <InvoicesSection companyId={company.id} />
+          </>
+        }
         footer={
           <div>
             <button type="button" className="btn btn-outline btn-error" onClick={() => setConfirmLeave(true)}>

@@ -10,6 +10,7 @@ import { formatPayBy, useRefetchAtDeadlines } from '../../lib/payBy';
 import { useAuth } from '../../lib/auth';
 import type { CardPaymentProps } from './cardPayment';
 import TestCardForm from './TestCardForm';
+import { dayOf, PayOnAccount, type IssuedInvoice } from './PayOnAccount';
 
 // Stripe Elements (and Stripe.js) are fetched only when the server takes payments through Stripe.
 const StripeCardForm = lazy(() => import('./StripeCardForm'));
@@ -46,10 +47,13 @@ export default function PaymentPage() {
   const [createPaymentIntent] = useCreatePaymentIntentMutation();
   const [confirmPayment] = useConfirmPaymentMutation();
   const [paidTxId, setPaidTxId] = useState<string | null>(null);
+  const [invoice, setInvoice] = useState<IssuedInvoice | null>(null);
   const order = data?.order;
   // Still on this page when the Pay by time passes: the order is shown as expired once the server says so.
   const payBy =
-    (order?.status === 'UNPAID' || order?.status === 'AWAITING_APPROVAL') && !paidTxId ? order.expiresAt : null;
+    (order?.status === 'UNPAID' || order?.status === 'AWAITING_APPROVAL') && !paidTxId && !invoice
+      ? order.expiresAt
+      : null;
   useRefetchAtDeadlines(payBy ? [payBy] : [], refetch);
 
   if ((loading && !data) || !settings) return <Spinner centered />;
@@ -128,7 +132,16 @@ export default function PaymentPage() {
         <div className="card self-start bg-base-100 shadow-md">
           <div className="card-body gap-4">
             <h2 className="card-title">Card details</h2>
-            {paidTxId ? (
+            {invoice ? (
+              <div role="status" className="flex flex-col gap-3">
+                <p className="font-semibold text-green-700" data-testid="on-account-success">
+                  {`Paid on account: invoice ${invoice.reference} of ${formatDollars(invoice.total)} is due on ${dayOf(invoice.dueAt)}. It is emailed to you and in My Company.`}
+                </p>
+                <Link to="/dashboard/company" className="btn btn-outline btn-sm self-start">
+                  My Company
+                </Link>
+              </div>
+            ) : paidTxId ? (
               <div role="status" className="flex flex-col gap-3">
                 <p className="font-semibold break-all text-green-700" data-testid="payment-success">
                   {`Congrats! Your payment is completed. TxID: ${paidTxId}`}
@@ -201,6 +214,18 @@ export default function PaymentPage() {
             )}
           </div>
         </div>
+        {order.status === 'UNPAID' && !paidTxId && !invoice && (
+          <div className="md:col-start-2">
+            <PayOnAccount
+              orderId={order.id}
+              total={due}
+              onPaid={(issued) => {
+                setInvoice(issued);
+                void refetch();
+              }}
+            />
+          </div>
+        )}
       </div>
     </section>
   );
