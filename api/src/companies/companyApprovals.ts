@@ -374,7 +374,7 @@ export function createCompanyApprovals(deps: { db: Db; limits: OrderLimits }) {
 }
 
 /** The approvals list's page sizes. */
-export const approvalPageSize = { fallback: 20, max: 50 } as const;
+export const approvalPageSize = { fallback: 20, max: 20 } as const;
 
 /** A buyer's limit as its refusal names it. */
 export const limitText = (cents: number) => formatDollars(centsToDollars(cents));

@@ -47,7 +47,7 @@ const largest: Record<string, number> = {
   stockHistory: 100,
   companies: 200,
   companyPriceList: 200,
-  companyApprovals: 50,
+  companyApprovals: 20,
   companyInvoices: 100,
   invoices: 100,
 };

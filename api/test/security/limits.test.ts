@@ -1,3 +1,4 @@
+import { approvalPageSize } from '../../src/companies/companyApprovals';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -138,9 +139,14 @@ describe('measuring an operation (before it runs)', () => {
     );
     expect(operations.length).toBeGreaterThan(20);
     const largest = { limit: 200, offset: 0, partsLimit: 24, reviewsLimit: 100 };
-    // The catalog serves pages of at most catalogPageSizes.max (a larger limit is the service's refusal).
+    // The catalog serves pages of at most catalogPageSizes.max, a company's approvals approvalPageSize.max (a larger
+    // limit is the service's refusal).
     const largestOf = (name: string | undefined) =>
-      name === 'CatalogList' ? { ...largest, limit: catalogPageSizes.max } : largest;
+      name === 'CatalogList'
+        ? { ...largest, limit: catalogPageSizes.max }
+        : name === 'CompanyApprovals'
+          ? { ...largest, limit: approvalPageSize.max }
+          : largest;
     for (const operation of operations) {
       // Measuring refuses (throws) past the budget: the operation is named either way.
       let cost: number | string;
