@@ -17,6 +17,7 @@ CREATE TABLE "company_price_lists" (
 );
 --> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "company_priced" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "invoice_lines" ADD COLUMN "company_priced" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "company_part_prices" ADD CONSTRAINT "company_part_prices_company_id_company_price_lists_company_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."company_price_lists"("company_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_part_prices" ADD CONSTRAINT "company_part_prices_part_id_parts_id_fk" FOREIGN KEY ("part_id") REFERENCES "public"."parts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "company_price_lists" ADD CONSTRAINT "company_price_lists_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -19,9 +19,9 @@ export const money = (cents: number) => formatDollars(centsToDollars(cents));
 /** 2026-11-28 */
 export const day = (at: Date) => at.toISOString().slice(0, 10);
 
-/** What the quantity break of a line says: "break 100+", or "list price". */
-export const breakOf = (line: Pick<InvoiceLineRow, 'breakMinUnits'>) =>
-  line.breakMinUnits ? `break ${line.breakMinUnits}+` : 'list price';
+/** Where a line's unit price came from: "your price" (the company's price list), "break 100+", or "list price". */
+export const breakOf = (line: Pick<InvoiceLineRow, 'breakMinUnits' | 'companyPriced'>) =>
+  line.companyPriced ? 'your price' : line.breakMinUnits ? `break ${line.breakMinUnits}+` : 'list price';
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
 

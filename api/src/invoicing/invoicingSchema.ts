@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { orders, users } from '../db/schema';
 import { companies } from '../companies/companiesSchema';
 
@@ -108,6 +119,8 @@ export const invoiceLines = pgTable(
     /** The part's list (base) unit price then, and the quantity break the unit price came from (null: none). */
     listUnitPriceCents: cents('list_unit_price_cents').notNull(),
     breakMinUnits: integer('break_min_units'),
+    /** Priced by the company's price list, below the list price at that amount (issue 35 point 3). */
+    companyPriced: boolean('company_priced').notNull().default(false),
     totalCents: cents('total_cents').notNull(),
   },
   (t) => [

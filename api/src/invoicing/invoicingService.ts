@@ -420,7 +420,9 @@ export function createInvoicingService(deps: { db: Db; seller: Seller }) {
                 orderAmount: order.orderAmount,
                 unitPriceCents: order.unitPriceCents,
                 listUnitPriceCents: part?.priceCents ?? order.unitPriceCents,
-                breakMinUnits: tier && tier.priceCents === order.unitPriceCents ? tier.minUnits : null,
+                breakMinUnits:
+                  !order.companyPriced && tier && tier.priceCents === order.unitPriceCents ? tier.minUnits : null,
+                companyPriced: order.companyPriced,
                 totalCents: order.totalCents,
               };
             }),

@@ -44,7 +44,8 @@ describe('the PDF writer', () => {
       orderAmount: 100,
       unitPriceCents: 950,
       listUnitPriceCents: 1250,
-      breakMinUnits: i % 2 ? 100 : null,
+      breakMinUnits: i % 3 === 1 ? 100 : null,
+      companyPriced: i % 3 === 2,
       totalCents: 95000,
     }));
     const text = expectWellFormedPdf(
@@ -61,6 +62,7 @@ describe('the PDF writer', () => {
       '(Brake pads 59 \\(PY-59\\)) Tj',
       '(break 100+) Tj',
       '(list price) Tj',
+      '(your price) Tj',
       '($9.50) Tj',
       '($950.00) Tj',
       '($2,375.00) Tj',
