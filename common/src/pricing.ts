@@ -180,7 +180,10 @@ export const buyerUnitPriceCents = (part: Priced, amount: number, company: Compa
 export const companyPriceMessages = {
   percentOffRange: 'The percentage off is a number above 0 and at most 90 (up to two decimals), or empty for none',
   priceRequired: 'Give the company’s unit price in dollars (at least $0.01)',
-  priceTooHigh: messages.priceTooHigh,
+  // Read when asked, not when this module loads: the web's bundle may evaluate this chunk before messages.ts's.
+  get priceTooHigh(): string {
+    return messages.priceTooHigh;
+  },
   notCheaper: 'A company price above the list price is never charged (the lower one is): give a lower price',
 } as const;
 
