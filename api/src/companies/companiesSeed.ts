@@ -39,7 +39,8 @@ export async function seedDemoCompany(
     .returning({ id: companies.id });
   await tx.insert(companyMembers).values([
     { userId: idOf(companyAdmin.email), companyId: company.id, role: 'company_admin' },
-    { userId: idOf(buyer.email), companyId: company.id, role: 'buyer' },
+    // $500 a checkout: above it, the workshop's admin approves (issue 35 point 2).
+    { userId: idOf(buyer.email), companyId: company.id, role: 'buyer', orderLimitCents: 50_000 },
   ]);
   await tx.insert(companyAddresses).values([
     { companyId: company.id, label: 'Main workshop', address: 'Plot 7, Tejgaon Industrial Area, Dhaka 1208' },

@@ -13,14 +13,19 @@ describe.each(databaseKinds)('the demo company seeded on %s', (kind) => {
   afterAll(() => app?.close());
 
   it('is a workshop with a company admin, a buyer and two delivery addresses, each member a demo account', async () => {
-    const members = await rowsOf<{ company: string; email: string; role: string }>(
+    const members = await rowsOf<{ company: string; email: string; role: string; limit: string | null }>(
       app.server.database.db,
-      sql`select c.name as company, u.email, m.role from company_members m
+      sql`select c.name as company, u.email, m.role, m.order_limit_cents::text as "limit" from company_members m
         join companies c on c.id = m.company_id join users u on u.id = m.user_id order by m.role`,
     );
     expect(members).toEqual([
-      { company: 'Dhaka Moto Works', email: demoCompanyAccounts.buyer.email, role: 'buyer' },
-      { company: 'Dhaka Moto Works', email: demoCompanyAccounts.companyAdmin.email, role: 'company_admin' },
+      { company: 'Dhaka Moto Works', email: demoCompanyAccounts.buyer.email, role: 'buyer', limit: '50000' },
+      {
+        company: 'Dhaka Moto Works',
+        email: demoCompanyAccounts.companyAdmin.email,
+        role: 'company_admin',
+        limit: null,
+      },
     ]);
     const addresses = await rowsOf<{ n: string }>(
       app.server.database.db,
