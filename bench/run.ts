@@ -25,6 +25,7 @@ import {
   defaultGraphqlCompileAfter,
   defaultHttpTimeouts,
   defaultOverviewMaxAgeMs,
+  defaultSeller,
   defaultWorkerHeapLimitMiB,
   type Config,
 } from '../api/src/config';
@@ -836,6 +837,7 @@ async function main(): Promise<void> {
       overviewMaxAgeMs: defaultOverviewMaxAgeMs,
       shutdownDelayMs: 0,
       workerHeapLimitMiB: defaultWorkerHeapLimitMiB,
+      seller: defaultSeller,
     };
     const opened = await openDatabase(database);
     const db = opened.db;
