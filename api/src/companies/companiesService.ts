@@ -322,11 +322,15 @@ export function createCompaniesService(deps: { db: Db }) {
         actor,
         companyId,
         async (tx, held) => {
-          const [updated] = await tx
-            .update(companies)
-            .set({ ...(name ? { name } : {}), ...(tax ? { taxId: tax } : {}) })
-            .where(eq(companies.id, held.company.id))
-            .returning();
+          // Nothing given to change (a PATCH of {}): the company as it is.
+          const changes = { ...(name ? { name } : {}), ...(tax ? { taxId: tax } : {}) };
+          const [updated] = Object.keys(changes).length
+            ? await tx
+                .update(companies)
+                .set({ ...changes, updatedAt: new Date() })
+                .where(eq(companies.id, held.company.id))
+                .returning()
+            : [held.company];
           const membership = await membershipOf(tx, held.caller.userId);
           return {
             caller: held.caller,
