@@ -1,3 +1,4 @@
+import { AdminPagination } from '../../components/AdminPagination';
 import { formatDollars } from '@partsyard/common';
 import { useApolloClient } from '@apollo/client';
 import { Formik, type FormikHelpers } from 'formik';
@@ -246,29 +247,13 @@ export function CompanyPriceList({ companyId }: { companyId: string }) {
               ))}
             </tbody>
           </StackedTable>
-          {list.total > pageSize && (
-            <nav className="flex items-center gap-2" aria-label="Company prices pages">
-              <button
-                type="button"
-                className="btn btn-sm"
-                disabled={offset === 0}
-                onClick={() => setOffset(Math.max(0, offset - pageSize))}
-              >
-                Previous
-              </button>
-              <span className="text-sm">
-                {offset + 1}–{Math.min(offset + pageSize, list.total)} of {list.total}
-              </span>
-              <button
-                type="button"
-                className="btn btn-sm"
-                disabled={offset + pageSize >= list.total}
-                onClick={() => setOffset(offset + pageSize)}
-              >
-                Next
-              </button>
-            </nav>
-          )}
+          <AdminPagination
+            page={Math.floor(offset / pageSize) + 1}
+            pageSize={pageSize}
+            total={list.total}
+            onPage={(n) => setOffset((n - 1) * pageSize)}
+            label="company prices"
+          />
         </>
       )}
     </div>

@@ -1,3 +1,4 @@
+import { AdminPagination } from '../../components/AdminPagination';
 import { formatDollars } from '@partsyard/common';
 import { Formik } from 'formik';
 import { useState } from 'react';
@@ -295,28 +296,14 @@ export function InvoicesSection({ companyId, manage = false }: { companyId: stri
           </tbody>
         </StackedTable>
       )}
-      {page && page.total > pageSize && (
-        <div className="flex items-center gap-3">
-          <button
-            type="button"
-            className="btn btn-sm"
-            disabled={offset === 0}
-            onClick={() => setOffset(Math.max(0, offset - pageSize))}
-          >
-            Newer
-          </button>
-          <span>
-            {offset + 1}-{Math.min(offset + pageSize, page.total)} of {page.total}
-          </span>
-          <button
-            type="button"
-            className="btn btn-sm"
-            disabled={offset + pageSize >= page.total}
-            onClick={() => setOffset(offset + pageSize)}
-          >
-            Older
-          </button>
-        </div>
+      {page && (
+        <AdminPagination
+          page={Math.floor(offset / pageSize) + 1}
+          pageSize={pageSize}
+          total={page.total}
+          onPage={(n) => setOffset((n - 1) * pageSize)}
+          label="invoices"
+        />
       )}
     </Section>
   );
