@@ -186,6 +186,8 @@ const homeQuery = `query HomeData($partsLimit: Int, $reviewsLimit: Int) {
 const catalogQuery = `query Catalog($search: String, $offset: Int, $limit: Int) {
   parts(search: $search, offset: $offset, limit: $limit) { items { ${partFields} } total offset limit }
 }`;
+/** The part page's part (web/src/graphql/parts.graphql `Part`, its fields as the bench asks parts). */
+const partPageQuery = `query Part($id: ID!) { part(id: $id) { ${partFields} } }`;
 /** A company member's own prices for the parts of a page (web/src/graphql/myPrices.graphql; issue 35 point 3). */
 const myPricesQuery = `query MyPrices($partIds: [ID!]!) {
   myPrices(partIds: $partIds) { companyId percentOff parts { partId price priceTiers { minUnits price } } }
@@ -1025,6 +1027,26 @@ async function main(): Promise<void> {
       signedIn(
         "company member's myPrices for a page of 20 parts (their price list kept in memory under its version)",
         gql(myPricesQuery, { partIds: catalogPageIds }),
+        memberToken,
+        signedInRead,
+      ),
+      // The part page (issue 35 point 3): the public answer as a customer and as a company member, and the
+      // member's own price for that one part beside it.
+      signedIn(
+        "part page signed in (customer: the visitors' public answer)",
+        gql(partPageQuery, { id: catalogPageIds[0] }),
+        customerToken,
+        signedInRead,
+      ),
+      signedIn(
+        "part page signed in as a company member (the visitors' public answer: no company price in it)",
+        gql(partPageQuery, { id: catalogPageIds[0] }),
+        memberToken,
+        signedInRead,
+      ),
+      signedIn(
+        "company member's myPrices for the part page's part",
+        gql(myPricesQuery, { partIds: catalogPageIds.slice(0, 1) }),
         memberToken,
         signedInRead,
       ),
