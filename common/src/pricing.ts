@@ -177,6 +177,35 @@ export function buyerPrice(
 export const buyerUnitPriceCents = (part: Priced, amount: number, company: CompanyPrice | null): number =>
   buyerPrice(part, amount, company).unitPriceCents;
 
+/**
+ * The next break above `amount` by the buyer's rule (`buyerPrice`): the fewest units above it whose unit price is
+ * lower than today's, looked for at the list's breaks and the company's own, with that price and what it saves per
+ * unit. Without a company price it is `nextTier`. A member whose company price already beats the list's next break
+ * is not promised a saving the rule will not give.
+ */
+export function nextBuyerBreak(
+  part: Priced,
+  amount: number,
+  company: CompanyPrice | null,
+): { tier: PriceTier; unitsMore: number; savesPerUnitCents: number } | null {
+  if (!company) return nextTier(part, amount);
+  const now = buyerUnitPriceCents(part, amount, company);
+  const steps = [...tiersOf(part), ...(company.fixed ? tiersOf(company.fixed) : [])]
+    .map((tier) => tier.minUnits)
+    .filter((units) => units > amount)
+    .sort((a, b) => a - b);
+  for (const units of steps) {
+    const price = buyerUnitPriceCents(part, units, company);
+    if (price < now)
+      return {
+        tier: { minUnits: units, priceCents: price },
+        unitsMore: units - amount,
+        savesPerUnitCents: now - price,
+      };
+  }
+  return null;
+}
+
 export const companyPriceMessages = {
   percentOffRange: 'The percentage off is a number above 0 and at most 90 (up to two decimals), or empty for none',
   priceRequired: 'Give the company’s unit price in dollars (at least $0.01)',

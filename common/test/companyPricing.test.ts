@@ -5,6 +5,8 @@ import {
   checkPercentOff,
   companyUnitPriceCents,
   maxPercentOffBasisPoints,
+  nextBuyerBreak,
+  nextTier,
   unitPriceCents,
   type CompanyPrice,
   type Priced,
@@ -90,6 +92,45 @@ describe('company prices', () => {
         expect(companyPriced).toBe(unit < list);
         expect(buyerPrice(p, amount, null).unitPriceCents).toBe(list);
       }),
+    );
+  });
+
+  it('the next break promises a member only what their rule gives', () => {
+    // The company pays $8.50 (and $8.00 from 20): the list's break at 50 ($9.00) saves them nothing; 100 ($7.00) does.
+    const fixed: CompanyPrice = { fixed: { priceCents: 850, priceTiers: [{ minUnits: 20, priceCents: 800 }] } };
+    expect(nextBuyerBreak(part, 1, fixed)).toEqual({
+      tier: { minUnits: 20, priceCents: 800 },
+      unitsMore: 19,
+      savesPerUnitCents: 50,
+    });
+    expect(nextBuyerBreak(part, 20, fixed)).toEqual({
+      tier: { minUnits: 100, priceCents: 700 },
+      unitsMore: 80,
+      savesPerUnitCents: 100,
+    });
+    expect(nextBuyerBreak(part, 100, fixed)).toBeNull();
+    expect(nextBuyerBreak(part, 10, null)).toEqual(nextTier(part, 10));
+  });
+
+  it('property: the next break is the fewest units above the amount at a lower unit price, by the rule', () => {
+    fc.assert(
+      fc.property(priced, fc.option(company), fc.integer({ min: 1, max: 1200 }), (p, c, amount) => {
+        const now = buyerUnitPriceCents(p, amount, c);
+        const next = nextBuyerBreak(p, amount, c);
+        const lastStep = Math.max(amount, ...(p.priceTiers ?? []).map((t) => t.minUnits), 1000) + 1;
+        let first: number | null = null;
+        for (let units = amount + 1; units <= lastStep && first === null; units++)
+          if (buyerUnitPriceCents(p, units, c) < now) first = units;
+        if (first === null) expect(next).toBeNull();
+        else
+          expect(next).toEqual({
+            tier: { minUnits: first, priceCents: buyerUnitPriceCents(p, first, c) },
+            unitsMore: first - amount,
+            savesPerUnitCents: now - buyerUnitPriceCents(p, first, c),
+          });
+        if (!c) expect(next === null ? null : next.tier.minUnits).toBe(nextTier(p, amount)?.tier.minUnits ?? null);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,4 +1,4 @@
-import { centsToDollars, nextTier, tierFor } from '@partsyard/common';
+import { centsToDollars, nextBuyerBreak, tierFor } from '@partsyard/common';
 import { AppError } from '../errors';
 import { isPaid } from '../services/ordersService';
 import { importEnums, importJobFields, importMutations, importQueries } from './importResolvers';
@@ -139,8 +139,9 @@ export const resolvers: Resolvers = {
     unitPrice: (line) => centsToDollars(line.unitPriceCents),
     seenUnitPrice: (line) => centsToDollars(line.seenUnitPriceCents),
     lineTotal: (line) => centsToDollars(line.lineTotalCents),
-    tier: (line) => tierFor(line.part, line.amount),
-    nextTier: (line) => nextTier(line.part, line.amount),
+    // A line at the company's price has no list break applying; its next break is by the buyer's rule.
+    tier: (line) => (line.companyPriced ? null : tierFor(line.part, line.amount)),
+    nextTier: (line) => nextBuyerBreak(line.part, line.amount, line.companyPrice),
   },
   Checkout: {
     id: (checkout) => checkout.checkoutId,

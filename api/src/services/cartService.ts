@@ -6,7 +6,8 @@ import {
   formatDollars,
   maxChargeCents,
   messages,
-  nextTier,
+  nextBuyerBreak,
+  type CompanyPrice,
   orderAmountSchema,
   buyerPrice,
   buyerUnitPriceCents,
@@ -60,6 +61,8 @@ export interface CartLineView {
   unitPriceCents: number;
   /** The unit price is the caller's company price (lower than the list price at this amount). */
   companyPriced: boolean;
+  /** The caller's company price of the part (null: none), for the next break by the same rule. */
+  companyPrice: CompanyPrice | null;
   seenUnitPriceCents: number;
   lineTotalCents: number;
   /** Why the amount cannot be ordered now (stock fell, a rule), null when it can. */
@@ -82,7 +85,7 @@ export interface CartView {
   ready: boolean;
 }
 
-export type NextTierView = NonNullable<ReturnType<typeof nextTier>>;
+export type NextTierView = NonNullable<ReturnType<typeof nextBuyerBreak>>;
 
 export interface CartMergeView {
   cart: CartView;
@@ -147,9 +150,11 @@ export function createCartService(deps: {
         )
       : null;
     const lines = rows.map(({ line, part }): CartLineView => {
-      const { unitPriceCents: unit, companyPriced } = buyerPrice(part, line.amount, companyPriceOf(buyer, part.id));
+      const companyPrice = companyPriceOf(buyer, part.id);
+      const { unitPriceCents: unit, companyPriced } = buyerPrice(part, line.amount, companyPrice);
       return {
         companyPriced,
+        companyPrice,
         partId: part.id,
         part,
         amount: line.amount,

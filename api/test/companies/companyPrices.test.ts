@@ -130,6 +130,41 @@ describe.each(databaseKinds)('company prices (%s)', (kind) => {
     expect(theirs.lines.map((l) => [l.unitPriceCents, l.companyPriced])).toEqual([[1000, false]]);
   });
 
+  it('the cart’s break hints follow the member’s rule: no list break applies at their price, the next one is theirs', async () => {
+    const line =
+      '{ amount unitPrice companyPriced tier { minUnits } nextTier { unitsMore savesPerUnit tier { minUnits price } } }';
+    const ask = async (user: TestUser) =>
+      (await app.gql<{ cart: { lines: unknown[] } }>(`{ cart { lines ${line} } }`, {}, user.token)).data?.cart.lines;
+    const member = await account();
+    const invitation = await services().companies.inviteToCompany(companyAdmin.actor, companyId, {
+      email: member.user.email,
+      role: 'buyer',
+    });
+    await services().companies.acceptInvitation(member.actor, invitation.id);
+    await services().cart.addToCart(member.actor, fixedPart.id, 10);
+    // $9.00 now; the company's own break at 20 ($8.50) comes first; then the list's 50 ($8.00).
+    expect(await ask(member.user)).toEqual([
+      {
+        amount: 10,
+        unitPrice: 9,
+        companyPriced: true,
+        tier: null,
+        nextTier: { unitsMore: 10, savesPerUnit: 0.5, tier: { minUnits: 20, price: 8.5 } },
+      },
+    ]);
+    const other = await account();
+    await services().cart.addToCart(other.actor, fixedPart.id, 10);
+    expect(await ask(other.user)).toEqual([
+      {
+        amount: 10,
+        unitPrice: 10,
+        companyPriced: false,
+        tier: null,
+        nextTier: { unitsMore: 40, savesPerUnit: 2, tier: { minUnits: 50, price: 8 } },
+      },
+    ]);
+  });
+
   it('checkout charges the member the company price, marked on the orders and in the email; a non-member the list price', async () => {
     const done = await services().cart.checkout(buyer.actor, { ...contact, expectedTotal: 90 + 13.5 });
     expect(done.orders.map((o) => [o.partId, o.unitPriceCents, o.totalCents, o.companyPriced]).sort()).toEqual(

@@ -79,6 +79,9 @@ export function MyPricesProvider({ partIds, children }: { partIds: readonly stri
   return <MyPricesContext.Provider value={book}>{children}</MyPricesContext.Provider>;
 }
 
+/** The book of the nearest MyPricesProvider (null outside one, and for anyone without a company price list). */
+export const useProvidedPrices = (): MyPriceBook | null => useContext(MyPricesContext);
+
 /** What the rule needs of a book for one part. */
 export const companyPriceFor = (book: MyPriceBook | null, partId: string): CompanyPrice | null =>
   book ? { percentOffBasisPoints: book.percentOffBasisPoints, fixed: book.fixed.get(partId) ?? null } : null;

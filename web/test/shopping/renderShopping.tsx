@@ -5,7 +5,7 @@ import { toast } from 'react-hot-toast/headless';
 import { Route, Routes } from 'react-router-dom';
 import { TestRouter } from '../support/TestRouter';
 import { Toasts } from '../../src/components/Toasts';
-import type { MyOrdersQuery, PartQuery } from '../../src/generated/graphql';
+import { MyPricesDocument, type MyOrdersQuery, type PartQuery } from '../../src/generated/graphql';
 
 /** The signed-in customer of these tests (useAuth is mocked to answer this user). */
 export const customer = { uid: 'uid-rider', email: 'rider@example.test', displayName: 'Rita Rider', photoURL: '' };
@@ -29,10 +29,18 @@ export function polyfillDialog() {
  * Renders `page` as the element of route `route` (so its params are read), opened at `path`, with mocked
  * GraphQL answers and the toasts.
  */
+/** A customer in no company: asked for their own prices (any parts), the server answers none. */
+const noCompanyPrices: MockedResponse = {
+  request: { query: MyPricesDocument },
+  variableMatcher: () => true,
+  result: { data: { myPrices: null } },
+  maxUsageCount: Number.POSITIVE_INFINITY,
+};
+
 export function renderShopping(page: ReactElement, mocks: MockedResponse[], route: string, path = route) {
   toast.remove();
   return render(
-    <MockedProvider mocks={mocks}>
+    <MockedProvider mocks={[...mocks, noCompanyPrices]}>
       <TestRouter initialEntries={[path]}>
         <Routes>
           <Route path={route} element={page} />

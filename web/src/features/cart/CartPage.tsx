@@ -12,7 +12,7 @@ import { useCheckoutMutation, usePartQuery, type PartFieldsFragment } from '../.
 import { errorMessage, fieldErrors } from '../../lib/apollo';
 import { useAuth } from '../../lib/auth';
 import { PriceBreaks } from '../../components/cart/PriceBreaks';
-import { CompanyPriceMark } from '../../lib/companyPrices';
+import { CompanyPriceMark, companyPriceFor, MyPricesProvider, useProvidedPrices } from '../../lib/companyPrices';
 import { amountProblem, useCart, type CartLineView, type CartState } from '../../lib/cart/useCart';
 import { visitorCart } from '../../lib/cart/visitorCart';
 
@@ -31,6 +31,7 @@ function FreshPart({ part }: { part: PartFieldsFragment }) {
 /** One line: the part, an amount stepper (whole packs), the unit and line prices, its problems, Remove. */
 function Line({ line, cart, serverError }: { line: CartLineView; cart: CartState; serverError?: string }) {
   const { part } = line;
+  const book = useProvidedPrices();
   const [value, setValue] = useState(String(line.amount));
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -93,7 +94,7 @@ function Line({ line, cart, serverError }: { line: CartLineView; cart: CartState
             )}{' '}
             · Minimum Order {part.minOrder} · Available {part.available}
           </p>
-          <PriceBreaks part={part} amount={line.amount} />
+          <PriceBreaks part={part} amount={line.amount} company={companyPriceFor(book, part.id)} />
           <div className="flex flex-wrap items-center gap-2">
             <label htmlFor={id} className="text-sm font-semibold">
               Amount
@@ -264,11 +265,13 @@ export default function CartPage() {
         </div>
       ) : (
         <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
-          <ul className="flex flex-col gap-3" aria-label="Cart lines">
-            {cart.lines.map((line) => (
-              <Line key={line.part.id} line={line} cart={cart} serverError={lineErrors[line.part.id]} />
-            ))}
-          </ul>
+          <MyPricesProvider partIds={cart.lines.map((line) => line.part.id)}>
+            <ul className="flex flex-col gap-3" aria-label="Cart lines">
+              {cart.lines.map((line) => (
+                <Line key={line.part.id} line={line} cart={cart} serverError={lineErrors[line.part.id]} />
+              ))}
+            </ul>
+          </MyPricesProvider>
           <aside className="card self-start bg-base-100 shadow-md" aria-label="Order summary">
             <div className="card-body gap-3">
               <h2 className="card-title">Summary</h2>

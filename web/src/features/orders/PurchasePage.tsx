@@ -12,7 +12,7 @@ import { useAuth } from '../../lib/auth';
 import { BusyButton } from '../../components/BusyButton';
 import { PriceBreaks } from '../../components/cart/PriceBreaks';
 import { pricedOf } from '../../lib/cart/priced';
-import { useMyPrices, yourUnitPrice, YourPrice } from '../../lib/companyPrices';
+import { companyPriceFor, useMyPrices, yourUnitPrice, YourPrice } from '../../lib/companyPrices';
 import { amountProblem, useCart } from '../../lib/cart/useCart';
 import type { PartFieldsFragment } from '../../generated/graphql';
 
@@ -183,7 +183,7 @@ export default function PurchasePage() {
                   />
                   <FormField name="address" label="Address" as="textarea" rows={3} autoComplete="street-address" />
                   <YourPrice part={part} amount={amount} book={myPrices} />
-                  <PriceBreaks part={part} amount={amount} />
+                  <PriceBreaks part={part} amount={amount} company={companyPriceFor(myPrices, part.id)} />
                   <p className="flex items-center justify-between rounded-box bg-base-200 px-4 py-3">
                     <span className="text-gray-600">Total price</span>
                     <span className="text-xl font-bold" data-testid="total-price">

@@ -8,7 +8,7 @@ import { useOwnPageMeta } from '../../lib/pageMeta';
 import { AddToCartForm } from '../../components/cart/AddToCart';
 import { AddToListButton } from '../../components/lists/AddToList';
 import { PriceBreaks } from '../../components/cart/PriceBreaks';
-import { useMyPrices, YourPrice } from '../../lib/companyPrices';
+import { companyPriceFor, useMyPrices, YourPrice } from '../../lib/companyPrices';
 import { smallestOrder } from '../../lib/cart/useCart';
 import { PartFacts } from './PartFacts';
 import { PartFit } from './PartFit';
@@ -67,7 +67,11 @@ export default function PartPage() {
           <ShoppingFact label="Minimum Order">{part.minOrder}</ShoppingFact>
           <ShoppingFact label="Available">{part.available}</ShoppingFact>
           <YourPrice part={part} amount={amount || smallestOrder(part)} book={myPrices} />
-          <PriceBreaks part={part} amount={amount || smallestOrder(part)} />
+          <PriceBreaks
+            part={part}
+            amount={amount || smallestOrder(part)}
+            company={companyPriceFor(myPrices, part.id)}
+          />
         </ShoppingPartSummary>
         <div className="flex min-w-0 flex-col gap-8">
           {part.replacedBy && <ReplacedBy replacement={part.replacedBy} />}
