@@ -9,7 +9,7 @@ import { approvalRequestEmail, approvedEmail, awaitingApprovalEmail, declinedEma
 import { enqueueEmail } from '../services/outbox';
 import { isId, page, pageWithTotal } from '../services/paging';
 import { authorize, authorizeCompany, type SignedInOperation } from '../services/rights';
-import { maxCartLines } from '../services/cartService';
+import { maxCartLines } from '../services/cartLines';
 import { releaseStock } from '../services/stock';
 import { companies, companyMembers } from './companiesSchema';
 
