@@ -1,6 +1,7 @@
 import { formatDollars, orderNumber } from '@partsyard/common';
 import { useState } from 'react';
 import { toast } from 'react-hot-toast/headless';
+import { AdminPagination } from '../../components/AdminPagination';
 import { ConfirmModal } from '../../components/ConfirmModal';
 import { Spinner } from '../../components/Spinner';
 import {
@@ -121,28 +122,14 @@ export function ApprovalsSection({ companyId }: { companyId: string }) {
             ))}
           </ul>
         )}
-        {page && page.total > approvalsPageSize && (
-          <div className="flex items-center gap-2" role="group" aria-label="Pages of orders awaiting approval">
-            <button
-              type="button"
-              className="btn btn-sm"
-              disabled={offset === 0}
-              onClick={() => setOffset(Math.max(0, offset - approvalsPageSize))}
-            >
-              Newer
-            </button>
-            <span className="text-sm">
-              {offset + 1}–{Math.min(offset + approvalsPageSize, page.total)} of {page.total}
-            </span>
-            <button
-              type="button"
-              className="btn btn-sm"
-              disabled={offset + approvalsPageSize >= page.total}
-              onClick={() => setOffset(offset + approvalsPageSize)}
-            >
-              Older
-            </button>
-          </div>
+        {page && (
+          <AdminPagination
+            page={Math.floor(offset / approvalsPageSize) + 1}
+            pageSize={approvalsPageSize}
+            total={page.total}
+            onPage={(n) => setOffset((n - 1) * approvalsPageSize)}
+            label="orders awaiting approval"
+          />
         )}
       </div>
       <ConfirmModal
